@@ -1,0 +1,65 @@
+# The project's commands. README names the two a fresh machine needs: `make site`, `make test`.
+SHELL := /bin/bash
+PY := .venv/bin/python
+VENV := .venv/.installed
+NODE := node_modules/.package-lock.json
+VENDOR := overrides/assets/vendor/.copied
+export NO_MKDOCS_2_WARNING := 1
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: site test data check-data serve bench assets browser build offline pdf clean
+
+## site: everything a reader gets — data, site/, offline copy, PDFs
+site: build
+
+## test: the whole suite (builds what it needs, installs Debian's chromium when missing)
+test: site browser
+	$(PY) -m pytest -q tests
+
+$(VENV): requirements.txt
+	python3 -m venv .venv
+	.venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(NODE): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(VENDOR): $(NODE) $(VENV) tools/vendor_assets.py
+	$(PY) tools/vendor_assets.py
+	touch $@
+
+assets: $(VENDOR)
+
+## data: recompute what changed in generated/ (FORCE=1 recomputes everything)
+data: $(VENV) $(VENDOR)
+	$(PY) -m scripts.run $(if $(FORCE),--force)
+
+check-data: $(VENV) $(VENDOR)
+	$(PY) -m scripts.run --check
+
+build: data
+	$(PY) -m mkdocs build --strict --quiet
+
+offline: build
+	$(PY) tools/offline.py
+
+pdf: build browser
+	$(PY) tools/pdf.py
+
+## serve: preview on 127.0.0.1 under site_url's path, as GitHub Pages serves it
+serve: build
+	$(PY) tools/serve.py
+
+## browser: Debian's chromium (never a downloaded browser), fonts and poppler for the tests
+browser:
+	@command -v chromium >/dev/null && command -v pdftotext >/dev/null && fc-list | grep -qi dejavu || { \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	    chromium fonts-dejavu-core fonts-noto-core poppler-utils >/dev/null; }
+
+## bench: speed and size against the budgets (prints a table, writes bench/bench.json)
+bench: site browser
+	$(PY) tools/bench.py
+
+clean:
+	rm -rf site build .cache

@@ -1,0 +1,182 @@
+"""Resolve the course's references in pages: charts, values and tables from generated/.
+
+    {{ chart: sqrt_scaling }}                     the interactive chart (own line)
+    {{ v: scaling/at.256.raw | .2f }}             one number, formatted for the page's language
+    {{ table: sa_scaling/by_d | d:d var:.2f }}    a table; headers from scripts/i18n/<lang>.yml
+
+An unknown chart, key, table header or format stops the build with the page and the id named:
+a page never shows a number that did not come from scripts/.
+"""
+from __future__ import annotations
+
+import html
+import json
+import re
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.utils import get_relative_url
+
+ROOT = Path(__file__).resolve().parent.parent
+GEN = ROOT / "generated"
+sys.path.insert(0, str(ROOT))
+from scripts.common import numfmt  # noqa: E402  (the one place numbers get their language)
+
+SHORTCODE = re.compile(r"\{\{\s*(?P<kind>[a-z]+)\s*:\s*(?P<ref>[^|}]+?)\s*(?:\|\s*(?P<arg>[^}]*?)\s*)?\}\}")
+SLOT = re.compile(r'<div class="chart-slot" data-chart="([\w-]+)"></div>')
+
+
+def page_lang(config) -> str:
+    lang = config["theme"]["language"]
+    if lang not in numfmt.LOCALES:
+        raise PluginError(f"no number format for language {lang!r}: add it to scripts/common/numfmt.py")
+    return lang
+
+
+@lru_cache(maxsize=None)
+def strings(lang: str) -> dict:
+    path = ROOT / "scripts" / "i18n" / f"{lang}.yml"
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=None)
+def dataset(name: str):
+    if name.startswith("timings:"):
+        path = GEN / "timings" / f"{name.split(':', 1)[1]}.json"
+    else:
+        path = GEN / "data" / f"{name}.json"
+    if not path.exists():
+        return None
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def lookup(ref: str, where: str):
+    """'scaling/at.256.raw' -> generated/data/scaling.json ["at"]["256"]["raw"]."""
+    name, _, path = ref.partition("/")
+    node = dataset(name)
+    if node is None:
+        raise PluginError(f"{where}: unknown data {name!r} in {{{{ … {ref} }}}}: no generated/data/{name}.json "
+                          "(write scripts/experiments/{name}.py and run `make data`)")
+    for part in filter(None, path.split(".")):
+        if isinstance(node, list) and part.lstrip("-").isdigit() and -len(node) <= int(part) < len(node):
+            node = node[int(part)]
+        elif isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            raise PluginError(f"{where}: unknown key {ref!r}: {part!r} is not in it (see generated/data/{name}.json)")
+    return node
+
+
+def fmt(value, spec: str, where: str, ref: str, lang: str) -> str:
+    try:
+        return numfmt.fmt(value, spec or ("d" if isinstance(value, int) else ".3f"), lang)
+    except (TypeError, ValueError) as err:
+        raise PluginError(f"{where}: cannot format {ref!r} = {value!r} with {spec!r}: {err}") from None
+
+
+def value_html(ref: str, spec: str, where: str, lang: str) -> str:
+    value = lookup(ref, where)
+    if isinstance(value, str):
+        return html.escape(value)
+    return f'<span class="num">{fmt(value, spec, where, ref, lang)}</span>'
+
+
+def table_md(ref: str, arg: str, where: str, lang: str) -> str:
+    rows = lookup(ref, where)
+    if not (isinstance(rows, list) and rows and all(isinstance(r, dict) for r in rows)):
+        raise PluginError(f"{where}: {ref!r} is not a list of rows, so it cannot be a table")
+    cols = [c.partition(":")[::2] for c in (arg or "").split()]
+    if not cols:
+        raise PluginError(f"{where}: table {ref!r} names no columns; write {{{{ table: {ref} | col:fmt … }}}}")
+    headers = (strings(lang).get("tables") or {}).get(ref) or {}
+    missing = [c for c, _ in cols if c not in headers]
+    if missing:
+        raise PluginError(f"{where}: table {ref!r} has no header for {missing} in scripts/i18n/{lang}.yml "
+                          f"(tables: \"{ref}\": …)")
+    lines = ["| " + " | ".join(headers[c] for c, _ in cols) + " |",
+             "|" + "|".join("---" if spec == "s" else "--:" for _, spec in cols) + "|"]
+    for i, row in enumerate(rows):
+        cells = []
+        for c, spec in cols:
+            if c not in row:
+                raise PluginError(f"{where}: table {ref!r} row {i} has no column {c!r}")
+            v = row[c]
+            cells.append(html.escape(str(v)) if spec == "s" or isinstance(v, str)
+                         else fmt(v, spec, where, f"{ref}.{i}.{c}", lang))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def chart_files(chart: str, lang: str) -> Path:
+    return GEN / "charts" / lang / f"{chart}.vg.json"
+
+
+def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
+    lang = page_lang(config)
+    where = f"docs/{lang}/{page.file.src_uri}" if not page.file.src_uri.startswith(lang + "/") else f"docs/{page.file.src_uri}"
+
+    def sub(m: re.Match) -> str:
+        kind, ref, arg = m["kind"], m["ref"].strip(), (m["arg"] or "").strip()
+        if kind == "v":
+            return value_html(ref, arg, where, lang)
+        if kind == "table":
+            return "\n" + table_md(ref, arg, where, lang) + "\n"
+        if kind == "chart":
+            if not chart_files(ref, lang).exists():
+                raise PluginError(f"{where}: unknown chart {ref!r}: no generated/charts/{lang}/{ref}.vg.json "
+                                  f"(write scripts/charts/{ref}.py and run `make data`)")
+            return f'\n<div class="chart-slot" data-chart="{ref}"></div>\n'
+        raise PluginError(f"{where}: unknown shortcode {{{{ {kind}: … }}}}; use chart, v or table")
+
+    out = SHORTCODE.sub(sub, markdown)
+    left = re.search(r"\{\{.*?\}\}", out)
+    if left:
+        raise PluginError(f"{where}: malformed reference {left.group(0)!r}; see hooks/refs.py for the forms")
+    return out
+
+
+@event_priority(50)  # before anything that copies page content (print page, search index)
+def on_page_content(content: str, page, config, files, **kwargs) -> str:
+    lang = page_lang(config)
+    ui = strings(lang)["ui"]
+
+    def figure(m: re.Match) -> str:
+        chart = m.group(1)
+        t = strings(lang)["charts"][chart]
+        spec = chart_files(chart, lang).read_text(encoding="utf-8")
+        svg = get_relative_url(f"assets/charts/{lang}/{chart}.svg", page.url)
+        opts = {"locale": numfmt.d3_locale(lang), "actions": ui["actions"],
+                "font": "Vazirmatn" if lang == "fa" else "sans-serif"}
+        title, desc = html.escape(t["title"]), html.escape(" ".join(t["description"].split()))
+        return (f'<figure class="chart" id="chart-{chart}">'
+                f'<div class="chart-view" data-chart="{chart}" role="figure" aria-label="{title}" '
+                f'data-spec="{html.escape(json.dumps(json.loads(spec), separators=(",", ":"), ensure_ascii=False))}" '
+                f'data-opts="{html.escape(json.dumps(opts, ensure_ascii=False))}"></div>'
+                f'<noscript><img src="{svg}" alt="{title}" width="640"></noscript>'
+                f'<figcaption>{desc}</figcaption></figure>')
+
+    return SLOT.sub(figure, content)
+
+
+def on_post_build(config, **kwargs) -> None:
+    """Copy each chart's static SVG next to the site's assets (no-JS fallback)."""
+    site = Path(config["site_dir"])
+    for svg in GEN.glob("charts/*/*.svg"):
+        dest = site / "assets" / "charts" / svg.parent.name / svg.name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        if not dest.exists() or dest.read_bytes() != svg.read_bytes():
+            dest.write_bytes(svg.read_bytes())
+
+
+ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
+
+
+def on_post_page(output: str, page, config, **kwargs) -> str:
+    # Material fetches "sitemap.xml" next to every <link rel=alternate>; static-i18n points those at
+    # page counterparts (…/fa/self-attention/sitemap.xml → 404 in the console, CORS errors on file://).
+    # The visible language switcher already links each page to its counterpart, so drop the head links.
+    return ALTERNATE.sub("", output)

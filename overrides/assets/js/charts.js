@@ -1,0 +1,82 @@
+// Render every course chart from its inlined Vega spec (no fetch: works from file:// too).
+// Language conventions (digits, separators, font, menu strings) come from the page in data-opts,
+// computed by hooks/refs.py from scripts/common/numfmt.py. Charts follow Material's palette.
+(function () {
+  "use strict";
+  var views = new Map();
+
+  function cssVar(name, fallback) {
+    var v = getComputedStyle(document.body).getPropertyValue(name).trim();
+    return v || fallback;
+  }
+
+  function themeConfig(font) {
+    var fg = cssVar("--md-default-fg-color", "#000");
+    var fgLight = cssVar("--md-default-fg-color--light", "#555");
+    var grid = cssVar("--md-default-fg-color--lightest", "#ddd");
+    return {
+      background: null,
+      font: font,
+      title: { color: fg, subtitleColor: fgLight, font: font },
+      axis: { labelColor: fgLight, titleColor: fg, domainColor: fgLight, tickColor: fgLight, gridColor: grid, labelFont: font, titleFont: font },
+      legend: { labelColor: fg, titleColor: fg, labelFont: font, titleFont: font },
+      header: { labelColor: fg, titleColor: fg, labelFont: font, titleFont: font },
+      text: { color: fg, font: font },
+      view: { stroke: grid }
+    };
+  }
+
+  // Persian pages: the slider's own readout is plain text that Vega writes in Latin digits.
+  function localizeReadouts(el, numerals) {
+    if (!numerals) return;
+    var map = function (s) { return s.replace(/[0-9]/g, function (d) { return numerals[+d]; }).replace(".", "٫"); };
+    el.querySelectorAll(".vega-bind").forEach(function (bind) {
+      var out = bind.querySelector("output, .vega-bind-value, span:last-child");
+      var input = bind.querySelector("input");
+      if (!out || !input) return;
+      var update = function () { out.textContent = map(String(input.value)); };
+      input.addEventListener("input", update);
+      update();
+    });
+  }
+
+  function render(el) {
+    var spec = JSON.parse(el.dataset.spec);
+    var opts = JSON.parse(el.dataset.opts);
+    var old = views.get(el);
+    if (old) old.finalize();
+    el.dataset.rendered = "";
+    return vegaEmbed(el, spec, {
+      renderer: "svg",
+      mode: "vega",
+      config: themeConfig(opts.font),
+      formatLocale: opts.locale,
+      i18n: opts.actions,
+      actions: { export: true, source: false, compiled: false, editor: false },
+      downloadFileName: el.dataset.chart
+    }).then(function (res) {
+      views.set(el, res);
+      var svg = el.querySelector("svg");
+      if (svg) svg.setAttribute("aria-label", el.getAttribute("aria-label"));
+      localizeReadouts(el, opts.locale.numerals);
+      el.dataset.rendered = "1";
+      el.dispatchEvent(new CustomEvent("chart-rendered", { bubbles: true }));
+      return res;
+    }).catch(function (err) {
+      el.dataset.rendered = "error";
+      console.error("chart " + el.dataset.chart + ": " + err);
+    });
+  }
+
+  function renderAll() {
+    return Promise.all(Array.prototype.map.call(document.querySelectorAll(".chart-view"), render));
+  }
+
+  // Re-render when the reader toggles light/dark, so axes and text keep their contrast.
+  new MutationObserver(function () { renderAll(); })
+    .observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+
+  window.courseCharts = { views: views, renderAll: renderAll };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", renderAll);
+  else renderAll();
+})();

@@ -1,0 +1,54 @@
+"""Turn one chart builder into its per-language files: Vega-Lite (the source), Vega (what pages
+embed, so Vega-Lite is not shipped) and a static SVG (print and no-JS fallback)."""
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+import vl_convert as vlc
+
+from scripts.common import jsonio
+from scripts.common.numfmt import d3_locale
+
+ROOT = Path(__file__).resolve().parents[2]
+GEN = ROOT / "generated"
+FONTS = ROOT / "node_modules" / "vazirmatn" / "fonts" / "ttf"
+VL_VERSION = "v6_4"  # the Vega-Lite schema altair 6.3 writes
+FONT = {"fa": "Vazirmatn", "uk": "sans-serif"}
+_fonts_registered = False
+
+
+def load_data(deps: list[str]) -> dict:
+    return {d: jsonio.read(GEN / "data" / f"{d}.json") for d in deps}
+
+
+def spec_for(chart: str, lang: str, strings: dict) -> dict:
+    mod = importlib.import_module(f"scripts.charts.{chart}")
+    t = strings["charts"][chart]
+    spec = mod.build(load_data(mod.DATA), t).to_dict()
+    if "description" not in spec:
+        raise SystemExit(f"scripts/charts/{chart}.py: give the chart a description (its accessible name)")
+    spec.setdefault("config", {})["font"] = FONT[lang]
+    return spec
+
+
+def render(chart: str, lang: str, strings: dict) -> dict:
+    """Write the three files; return {relative path: sha256} for the manifest."""
+    global _fonts_registered
+    if not _fonts_registered and FONTS.is_dir():
+        vlc.register_font_directory(str(FONTS))
+        _fonts_registered = True
+    spec = spec_for(chart, lang, strings)
+    vega = vlc.vegalite_to_vega(spec, vl_version=VL_VERSION)
+    static = dict(spec, width=640)  # the container width is unknown outside a page
+    svg = vlc.vegalite_to_svg(static, vl_version=VL_VERSION, format_locale=d3_locale(lang))
+    out = {}
+    folder = GEN / "charts" / lang
+    for name, text in ((f"{chart}.json", jsonio.dumps(spec, round_floats=False)),
+                       (f"{chart}.vg.json", jsonio.dumps(vega, round_floats=False)),
+                       (f"{chart}.svg", svg if svg.endswith("\n") else svg + "\n")):
+        path = folder / name
+        jsonio.write_if_changed(path, text)
+        out[str(path.relative_to(ROOT))] = jsonio.sha256(text)
+    return out

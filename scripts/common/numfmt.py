@@ -1,0 +1,69 @@
+"""Numbers as each language writes them: the one place that decides digits and separators.
+
+uk: 1 234.5 (narrow no-break space groups thousands, point as decimal, as the Ukrainian seed
+writes them), 48.5 %, 1.8·10<sup>−7</sup>.  fa: Persian digits ۰–۹, ٬ for thousands, ٫ as decimal, ۴۸٫۵٪.
+Format specs: d  ,d  .2f  ,.1f  .1%  .1e  (a Python format spec, the grouping comma optional).
+"""
+from __future__ import annotations
+
+import re
+
+LOCALES = {
+    "uk": {"decimal": ".", "thousands": "\u202f", "percent": "\u00a0%", "digits": "0123456789", "minus": "−"},
+    "fa": {"decimal": "٫", "thousands": "٬", "percent": "٪", "digits": "۰۱۲۳۴۵۶۷۸۹", "minus": "−"},
+}
+_SPEC = re.compile(r"^(,)?(?:\.(\d+))?([dfe%])$")
+
+
+def check_spec(spec: str) -> None:
+    if not _SPEC.match(spec):
+        raise ValueError(f"unknown number format {spec!r}; use one of d ,d .2f ,.1f .1% .1e")
+
+
+def localize_digits(text: str, lang: str) -> str:
+    digits = LOCALES[lang]["digits"]
+    return text.translate(str.maketrans("0123456789", digits))
+
+
+def fmt(value, spec: str, lang: str) -> str:
+    """Format a number for a page in `lang`, e.g. fmt(0.485, '.1%', 'fa') -> '۴۸٫۵٪'."""
+    loc = LOCALES[lang]
+    m = _SPEC.match(spec)
+    if not m:
+        check_spec(spec)
+    group, prec, kind = m.groups()
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{value!r} is not a number")
+    if kind == "e":
+        mant, exp = f"{value:.{prec or 1}e}".split("e")
+        out = _separators(mant.lstrip("-"), loc, group=False) + "·10<sup>" + (loc["minus"] if int(exp) < 0 else "") + str(abs(int(exp))) + "</sup>"
+        return localize_digits((loc["minus"] if value < 0 else "") + out, lang)
+    if kind == "%":
+        body = f"{abs(value) * 100:{',' if group else ''}.{prec or 0}f}"
+        out = _separators(body, loc, group=True) + loc["percent"]
+    elif kind == "d":
+        if float(value) != round(value):
+            raise ValueError(f"{value!r} is not a whole number; use a format like .2f")
+        body = f"{abs(int(round(value))):{',' if group else ''}d}"
+        out = _separators(body, loc, group=True)
+    else:
+        body = f"{abs(value):{',' if group else ''}.{prec or 0}f}"
+        out = _separators(body, loc, group=True)
+    negative = value < 0 and any(c in "123456789" for c in body)  # no "−0.00"
+    out = (loc["minus"] if negative else "") + out
+    return localize_digits(out, lang)
+
+
+def _separators(body: str, loc: dict, group: bool) -> str:
+    # Python writes 1,234.5; swap both separators in one pass so they cannot collide.
+    return body.translate(str.maketrans({",": loc["thousands"] if group else "", ".": loc["decimal"]}))
+
+
+def d3_locale(lang: str) -> dict:
+    """The same conventions as a d3-format locale, for vega-embed and vl-convert."""
+    loc = LOCALES[lang]
+    out = {"decimal": loc["decimal"], "thousands": loc["thousands"], "grouping": [3],
+           "currency": ["", ""], "minus": loc["minus"], "percent": loc["percent"]}
+    if lang != "uk":
+        out["numerals"] = list(loc["digits"])
+    return out

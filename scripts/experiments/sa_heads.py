@@ -1,0 +1,150 @@
+"""Several heads: the same parameter count, different weighted sums (nn.MultiheadAttention).
+
+Parameters are counted as sum(p.numel() for p in m.parameters()) next to the formula 4d² + 4d
+(Wq, Wk, Wv, Wout of d×d plus a bias of d each). Head behaviour is measured with freshly
+initialised random weights on the 49 patches of the ring: each standardised 16-number patch is
+mapped to d = 32 numbers by a fixed seeded random linear embedding (scripts.common.attention.
+embed_tokens); a d = 16 variant feeds the patches in directly.
+Keys returned:
+  shape, seed       the shape whose patches are used (ring) and the seed of the weight draw
+  params: [{d, heads, head_dim, formula, counted}]   the parameter table
+  by_heads: [{d, heads, head_dim, distinct_targets, mean_corr}]
+      distinct_targets  per query token, how many different key tokens are the argmax of the
+                        heads' rows, averaged over the 49 tokens (at most `heads`)
+      mean_corr         mean Pearson correlation between two heads' 49×49 attention matrices,
+                        over all pairs of heads (null for one head)
+  four_heads            the d = 32, 4-head row (the numbers quoted in prose)
+  four_heads_d16        the d = 16, 4-head row (4 numbers per head)
+  interactive: {d, head_counts, q, k, same_qk_for_all_head_counts, note}
+      For the "pick a patch, see where each head looks" chart. Storing every head's rows for
+      1 + 2 + 4 + 8 = 15 heads would be 15 × 49 × 49 ≈ 36 000 numbers; instead q = X Wq + bq and
+      k = X Wk + bk (49×32, 4 decimals) are stored once. With one seed, nn.MultiheadAttention draws
+      the same in_proj weights whatever the head count (checked: same_qk_for_all_head_counts), so
+      for H heads head h is columns h·32/H … (h+1)·32/H − 1 of q and k; the browser computes
+      softmax(q_h k_hᵀ / √(32/H)) row by row.
+  seed_claims       the seed's numbers next to these
+"""
+import itertools
+
+import numpy as np
+import torch
+from torch import nn
+
+from scripts.common.attention import embed_tokens, rounded, single_thread
+from scripts.common.shapes import shape_tokens
+
+SEED = 4
+N_SEEDS = 20
+PARAM_CASES = ((32, 1), (32, 4), (32, 8), (768, 1), (768, 12))
+HEAD_COUNTS = (1, 2, 4, 8)
+SHAPE = "ring"
+
+
+def count(d: int, heads: int) -> int:
+    torch.manual_seed(0)
+    m = nn.MultiheadAttention(d, heads)
+    return sum(p.numel() for p in m.parameters())
+
+
+def make_mha(d: int, heads: int, seed: int = SEED) -> nn.MultiheadAttention:
+    torch.manual_seed(seed)
+    return nn.MultiheadAttention(d, heads, batch_first=True).eval()
+
+
+def head_weights(x: torch.Tensor, heads: int, seed: int = SEED) -> np.ndarray:
+    """(heads, 49, 49) attention weights of a fresh seeded nn.MultiheadAttention."""
+    m = make_mha(x.shape[-1], heads, seed)
+    with torch.no_grad():
+        _, w = m(x[None], x[None], x[None], need_weights=True, average_attn_weights=False)
+    return w[0].double().numpy()
+
+
+def q_k(x: torch.Tensor, heads: int):
+    m = make_mha(x.shape[-1], heads)
+    d = x.shape[-1]
+    with torch.no_grad():
+        proj = x @ m.in_proj_weight.T + m.in_proj_bias
+    return proj[:, :d], proj[:, d:2 * d]
+
+
+def head_stats(w: np.ndarray):
+    heads = w.shape[0]
+    targets = w.argmax(axis=2)                                  # (heads, 49)
+    distinct = float(np.mean([len(set(targets[:, i])) for i in range(w.shape[1])]))
+    if heads == 1:
+        return distinct, None
+    flat = w.reshape(heads, -1)
+    corr = np.corrcoef(flat)
+    pairs = [corr[a, b] for a, b in itertools.combinations(range(heads), 2)]
+    return distinct, float(np.mean(pairs))
+
+
+def compute() -> dict:
+    with single_thread():
+        params = [{"d": d, "heads": h, "head_dim": d // h, "formula": 4 * d * d + 4 * d,
+                   "counted": count(d, h)} for d, h in PARAM_CASES]
+
+        patches16 = shape_tokens(SHAPE)
+        x32 = torch.tensor(embed_tokens(patches16, d=32), dtype=torch.float32)
+        x16 = torch.tensor(patches16, dtype=torch.float32)
+        by_heads = []
+        for x in (x32, x16):
+            for h in HEAD_COUNTS:
+                distinct, corr = head_stats(head_weights(x, h))
+                many = [head_stats(head_weights(x, h, s)) for s in range(N_SEEDS)]
+                dist_many = [m[0] for m in many]
+                row = {"d": x.shape[-1], "heads": h, "head_dim": x.shape[-1] // h,
+                       "distinct_targets": distinct, "mean_corr": corr,
+                       "distinct_avg": float(np.mean(dist_many)),
+                       "distinct_min": float(np.min(dist_many)),
+                       "distinct_max": float(np.max(dist_many)),
+                       "corr_avg": None if h == 1 else float(np.mean([m[1] for m in many]))}
+                by_heads.append(row)
+
+        qs, ks = zip(*(q_k(x32, h) for h in HEAD_COUNTS))
+        same = all(torch.equal(qs[0], q) and torch.equal(ks[0], k) for q, k in zip(qs, ks))
+
+    four = next(r for r in by_heads if r["d"] == 32 and r["heads"] == 4)
+    four16 = next(r for r in by_heads if r["d"] == 16 and r["heads"] == 4)
+    return {
+        "params": params,
+        "by_heads": by_heads,
+        "four_heads": four,
+        "four_heads_d16": four16,
+        "shape": SHAPE,
+        "seed": SEED,
+        "interactive": {
+            "d": 32,
+            "head_counts": list(HEAD_COUNTS),
+            "q": rounded(qs[0], 4),
+            "k": rounded(ks[0], 4),
+            "same_qk_for_all_head_counts": same,
+            "note": "head h of H uses columns h*32/H .. (h+1)*32/H-1 of q and k; "
+                    "weights = softmax(q_h k_h^T / sqrt(32/H)) per row",
+        },
+        "seed_claims": [
+            {"claim": "parameters 4d²+4d for d=32 and d=768, any head count",
+             "seed": [4224, 4224, 4224, 2362368, 2362368],
+             "computed": [r["counted"] for r in params],
+             "agrees": [r["counted"] for r in params] == [4224, 4224, 4224, 2362368, 2362368]},
+            {"claim": "4 heads, d=32: distinct argmax targets per token", "seed": 3.94,
+             "computed": round(four["distinct_targets"], 2)},
+            {"claim": "4 heads, d=32: mean correlation between heads", "seed": -0.012,
+             "computed": round(four["mean_corr"], 3)},
+            {"claim": "4 heads, d=16 (interactive): distinct targets", "seed": 3.49,
+             "computed": round(four16["distinct_targets"], 2)},
+            {"claim": "4 heads, d=32, distinct targets, average of 20 draws", "seed": 3.94,
+             "computed": round(four["distinct_avg"], 2)},
+            {"claim": "4 heads, d=16, distinct targets, average of 20 draws", "seed": 3.49,
+             "computed": round(four16["distinct_avg"], 2)},
+            {"claim": "4 heads, d=32, correlation, average of 20 draws", "seed": -0.012,
+             "computed": round(four["corr_avg"], 3)},
+        ],
+    }
+
+
+if __name__ == "__main__":
+    import json
+    r = compute()
+    r["interactive"] = {k: v for k, v in r["interactive"].items() if k not in ("q", "k")}
+    print(json.dumps(r, ensure_ascii=False, indent=1))

@@ -1,0 +1,52 @@
+"""Shared fixtures: the built site served under its GitHub Pages path, and Debian's chromium."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+LANGS = ("uk", "fa")
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+def pages() -> list[str]:
+    """Page paths without language, e.g. 'index', 'self-attention'."""
+    return sorted(p.stem for p in (ROOT / "docs" / "uk").glob("*.md"))
+
+
+def page_url(base: str, lang: str, page: str) -> str:
+    return base + ("" if lang == "uk" else f"{lang}/") + ("" if page == "index" else f"{page}/")
+
+
+@pytest.fixture(scope="session")
+def site_dir() -> Path:
+    site = ROOT / "site"
+    if not (site / "index.html").exists():
+        pytest.fail("site/ is not built: run `make site` (make test does it)")
+    return site
+
+
+@pytest.fixture(scope="session")
+def base_url(site_dir):
+    from serve import start
+    server, url = start(site_dir)
+    yield url
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make browser` installs Debian's chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -1,0 +1,88 @@
+"""Every page of both languages in Debian's chromium: charts render, no console error, nothing leaves
+the site, fa is right-to-left with Persian digits in its charts, and sliders change their chart."""
+from urllib.parse import urlparse
+
+import pytest
+
+from conftest import LANGS, page_url, pages
+
+RENDERED = "[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered === '1')"
+
+
+@pytest.fixture(scope="module")
+def context(browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield ctx
+    ctx.close()
+
+
+def open_page(context, base_url, lang, page):
+    p = context.new_page()
+    errors, outside = [], []
+    host = urlparse(base_url).netloc
+    p.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    p.on("pageerror", lambda e: errors.append(str(e)))
+
+    def route(r):
+        u = urlparse(r.request.url)
+        if u.scheme in ("http", "https") and u.netloc != host:
+            outside.append(r.request.url)
+            return r.abort()
+        return r.continue_()
+    p.route("**/*", route)
+    resp = p.goto(page_url(base_url, lang, page))
+    assert resp.ok, f"{lang}/{page}: HTTP {resp.status}"
+    p.wait_for_function(RENDERED, timeout=20000)
+    return p, errors, outside
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", pages())
+def test_page_renders_cleanly(context, base_url, lang, page):
+    p, errors, outside = open_page(context, base_url, lang, page)
+    p.wait_for_load_state("networkidle")
+    assert not errors, f"{lang}/{page}: console errors {errors}"
+    assert not outside, f"{lang}/{page}: requests leaving the site {outside}"
+    assert p.evaluate("document.documentElement.lang") == lang
+    direction = p.evaluate("getComputedStyle(document.body).direction")
+    assert direction == ("rtl" if lang == "fa" else "ltr")
+    n = p.locator(".chart-view").count()
+    assert p.locator(".chart-view svg.marks").count() == n
+    if lang == "fa" and n:
+        texts = p.evaluate("[...document.querySelectorAll('.chart-view svg.marks text')].map(t => t.textContent).join(' ')")
+        assert any(c in texts for c in "۰۱۲۳۴۵۶۷۸۹"), "Persian charts should show Persian digits"
+        assert not any(c in texts for c in "0123456789".replace("2", "")), f"Latin digits in a Persian chart: {texts[:200]}"
+        font = p.evaluate("getComputedStyle(document.querySelector('.md-typeset')).fontFamily")
+        assert "Vazirmatn" in font
+    p.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_math_is_rendered_and_left_to_right(context, base_url, lang):
+    p, errors, _ = open_page(context, base_url, lang, "index")
+    assert p.locator(".katex").count() > 0, "formulas should be KaTeX HTML"
+    assert p.evaluate("getComputedStyle(document.querySelector('.katex')).direction") == "ltr"
+    p.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_sqrt_slider_moves_the_marker(context, base_url, lang):
+    p, errors, _ = open_page(context, base_url, lang, "index")
+    fig = p.locator("#chart-sqrt_scaling")
+    before = fig.locator("svg.marks").inner_html()
+    slider = fig.locator("input[type=range]")
+    slider.fill("2")
+    p.wait_for_timeout(200)
+    after = fig.locator("svg.marks").inner_html()
+    assert before != after, "moving the slider should redraw the marker"
+    labels = p.evaluate("""() => window.courseCharts.views.get(document.querySelector('#chart-sqrt_scaling .chart-view'))
+                             .view.signal('log2d')""")
+    assert labels == 2
+    p.close()
+
+
+def test_language_switch_leads_to_the_same_page(context, base_url):
+    p, _, _ = open_page(context, base_url, "uk", "index")
+    href = p.locator("a[hreflang='fa']").first.get_attribute("href")
+    assert href and "fa/" in href
+    p.close()

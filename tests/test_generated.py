@@ -1,0 +1,58 @@
+"""generated/ is fresh, deterministic in form, and the i18n strings of both languages mirror each other."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_generated_is_fresh():
+    proc = subprocess.run([sys.executable, "-m", "scripts.run", "--check"], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_json_files_are_canonical():
+    from scripts.common import jsonio
+    for path in sorted((ROOT / "generated").rglob("*.json")):
+        text = path.read_text(encoding="utf-8")
+        obj = json.loads(text)
+        assert text == jsonio.dumps(obj, round_floats=False), f"{path} is not in canonical form (sorted, UTF-8, newline)"
+        assert "\\u0" not in text or "timings" in str(path), f"{path} escapes non-ASCII text"
+
+
+def test_every_experiment_has_data_and_every_data_file_an_experiment():
+    exps = {p.stem for p in (ROOT / "scripts/experiments").glob("*.py") if not p.stem.startswith("_")}
+    data = {p.stem for p in (ROOT / "generated/data").glob("*.json")}
+    assert exps == data, f"without data: {exps - data}; orphaned data: {data - exps}"
+
+
+def test_timings_live_apart_with_their_machine():
+    for path in (ROOT / "generated/timings").glob("*.json"):
+        t = json.loads(path.read_text(encoding="utf-8"))
+        assert {"platform", "processor", "cpus"} <= set(t["machine"])
+    manifest = json.loads((ROOT / "generated/manifest.json").read_text(encoding="utf-8"))
+    assert "timings" not in json.dumps(manifest), "timings must not take part in freshness checks"
+
+
+def keys(node, prefix=""):
+    if isinstance(node, dict):
+        out = set()
+        for k, v in node.items():
+            out |= keys(v, f"{prefix}{k}.")
+        return out
+    return {prefix.rstrip(".")}
+
+
+def test_i18n_files_mirror_each_other():
+    uk = yaml.safe_load((ROOT / "scripts/i18n/uk.yml").read_text(encoding="utf-8"))
+    fa = yaml.safe_load((ROOT / "scripts/i18n/fa.yml").read_text(encoding="utf-8"))
+    assert keys(uk) == keys(fa), f"only uk: {keys(uk) - keys(fa)}; only fa: {keys(fa) - keys(uk)}"
+
+
+def test_rerun_on_unchanged_tree_computes_nothing():
+    proc = subprocess.run([sys.executable, "-m", "scripts.run"], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert " 0/" in proc.stdout.splitlines()[-1] and "computed" not in "\n".join(proc.stdout.splitlines()[:-1]), proc.stdout

@@ -1,0 +1,271 @@
+"""The claims of the «Self-attention» lesson, asserted on the data its experiments compute."""
+import functools
+import importlib
+import json
+import math
+import re
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from scripts.common import jsonio
+from scripts.common.attention import LN49, attention, entropy_rows, softmax_rows
+from scripts.common.shapes import (KINDS, N_PATCHES, corner_images, make_shape, patches,
+                                   shape_tokens, unpatch)
+
+MODULES = ("sa_receptive_field", "sa_toy", "sa_patch_attention", "sa_scaling", "sa_heads",
+           "sa_equivariance", "sa_vit", "sa_cost", "sa_untrained")
+
+
+def module(name):
+    return importlib.import_module(f"scripts.experiments.{name}")
+
+
+@functools.lru_cache(maxsize=None)
+def data(name):
+    return module(name).compute()
+
+
+# --- the experiment contract -------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", MODULES)
+def test_plain_json_and_documented(name):
+    r = data(name)
+    json.dumps(r, allow_nan=False)
+    jsonio.dumps(r)                       # raises on numpy scalars and non-finite floats
+    doc = module(name).__doc__
+    assert doc and doc.strip().splitlines()[0].strip()
+    for key in r:
+        assert re.search(rf"\b{re.escape(key)}\b", doc), f"{name}: key {key!r} is not in the docstring"
+
+
+@pytest.mark.parametrize("name", ("sa_patch_attention", "sa_equivariance", "sa_heads"))
+def test_deterministic(name):
+    assert jsonio.dumps(module(name).compute()) == jsonio.dumps(data(name))
+
+
+# --- shared helpers ----------------------------------------------------------------------------
+
+def test_attention_helper_matches_torch():
+    g = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(2, 3, 49, 16, generator=g, dtype=torch.float64) for _ in range(3))
+    w, out = attention(q, k, v)
+    ref = F.scaled_dot_product_attention(q, k, v)
+    assert torch.allclose(out, ref, atol=1e-12)
+    assert torch.allclose(w.sum(-1), torch.ones(2, 3, 49, dtype=torch.float64))
+    _, out4 = attention(q, k, v, divisor=2.0)
+    assert torch.allclose(out4, F.scaled_dot_product_attention(q, k, v, scale=0.5), atol=1e-12)
+
+
+def test_numpy_helpers():
+    s = np.random.default_rng(0).normal(size=(5, 49))
+    p = softmax_rows(s)
+    assert np.allclose(p, torch.softmax(torch.tensor(s), -1).numpy())
+    assert np.allclose(entropy_rows(np.full((1, 49), 1 / 49)), LN49)
+    assert entropy_rows(np.eye(3)).tolist() == [0.0, 0.0, 0.0]
+
+
+def test_shapes():
+    for kind in KINDS:
+        img = make_shape(kind, seed=1)
+        assert img.shape == (28, 28) and img.min() >= 0 and img.max() <= 1
+        assert 0.05 < img.mean() < 0.6
+        assert np.array_equal(img, make_shape(kind, seed=1))
+        p = patches(img)
+        assert p.shape == (N_PATCHES, 16)
+        assert np.array_equal(unpatch(p), img)
+        assert np.array_equal(p[8], img[4:8, 4:8].ravel())     # patch 8 = grid row 1, column 1
+    assert shape_tokens("ring").shape == (49, 16)
+
+
+def test_corners_are_a_patch_permutation():
+    tl, br, perm = corner_images("ring")
+    assert sorted(perm) == list(range(49))
+    assert np.array_equal(patches(br), patches(tl)[perm])
+    assert not np.array_equal(tl, br)
+    assert tl[:12, :12].sum() > 5 and tl[12:, :].sum() == 0 and br[16:, 16:].sum() > 5
+
+
+# --- receptive field ---------------------------------------------------------------------------
+
+def test_receptive_field():
+    r = data("sa_receptive_field")
+    for row in r["by_layers"]:
+        assert row["rf"] == 2 * row["layers"] + 1
+        assert row["kernel_weights"] == 9 * row["layers"]
+        assert row["attention_pairs"] == 49 ** 2 == 2401
+    assert r["rf_at_13"] == 27 and r["layers_for_27"] == 13 and r["layers_for_28"] == 14
+    assert r["layers_center_full"] == 14
+    shares = [row["center_share"] for row in r["by_layers"]]
+    assert shares == sorted(shares) and shares[-1] == 1.0 and shares[13] < 1.0
+
+
+# --- four tokens by hand -----------------------------------------------------------------------
+
+def test_toy_numbers():
+    r = data("sa_toy")
+    assert r["scores"][0] == [4.0, 0.0, 4.0, -4.0]
+    e = r["exps"][0]
+    assert [round(x, 2) for x in e[:3]] == [16.92, 1.00, 16.92] and round(e[3], 3) == 0.059
+    assert round(r["exp_sums"][0], 2) == 34.90
+    assert [round(100 * w, 1) for w in r["weights"][0][:3]] == [48.5, 2.9, 48.5]
+    assert round(r["weights"][0][3], 4) == 0.0017
+    assert round(r["t4_self_pct"], 1) == 93.8
+    assert [round(v, 2) for v in r["output"][0]] == [1.94, 1.03]
+    for row in r["weights"]:
+        assert math.isclose(sum(row), 1.0)
+    assert all(c["agrees"] for c in r["seed_claims"])
+
+
+def test_toy_matches_helper():
+    r = data("sa_toy")
+    x = torch.tensor(r["tokens"], dtype=torch.float64)
+    w, out = attention(x, x, x)
+    assert np.allclose(w.numpy(), r["weights"]) and np.allclose(out.numpy(), r["output"])
+
+
+def test_toy_slider_equal_weights_at_plus_two():
+    r = data("sa_toy")
+    end = r["slider"][-1]
+    assert end["x"] == 2.0 and end["t4"] == r["tokens"][0]
+    w = end["weights"][0]
+    assert r["equal_at_plus2"] < 1e-12
+    assert math.isclose(w[0], w[2]) and math.isclose(w[0], w[3]) and w[1] < w[0]
+    assert r["slider"][0]["weights"] == r["weights"]
+
+
+# --- patch attention ---------------------------------------------------------------------------
+
+def test_patch_attention_recomputable():
+    r = data("sa_patch_attention")
+    for kind in r["shapes"]:
+        s = r["by_shape"][kind]
+        x = np.array(s["patches"])
+        sc = np.array(s["scores"])
+        assert x.shape == (49, 16) and sc.shape == (49, 49)
+        assert np.allclose(sc, x @ x.T, atol=6e-4) and np.allclose(sc, sc.T)
+        p = softmax_rows(sc / r["divisor"])
+        assert np.allclose(entropy_rows(p), s["entropy_rows"], atol=1e-3)
+        assert math.isclose(p.max(1).mean(), s["mean_row_max"], rel_tol=1e-9)
+        assert all(0 <= e <= LN49 + 1e-9 for e in s["entropy_rows"])
+        assert 1 / 49 < s["mean_row_max"] < 1
+    div = r["ring_by_divisor"]     # a larger divisor flattens the rows
+    assert [d["mean_entropy"] for d in div] == sorted(d["mean_entropy"] for d in div)
+
+
+# --- scaling -----------------------------------------------------------------------------------
+
+def test_scaling_variance_is_d():
+    r = data("sa_scaling")
+    assert r["n_rows"] == 9800
+    for row in r["by_d"]:
+        assert abs(row["var_raw"] / row["d"] - 1) < 0.02
+        assert abs(row["var_scaled"] - 1) < 0.02
+
+
+def test_scaling_softmax_saturates_without_division():
+    rows = data("sa_scaling")["by_d"]
+    raw = [row["pmax_raw"] for row in rows]
+    assert raw == sorted(raw) and raw[-1] > 0.85
+    for row in rows:
+        assert 0.11 < row["pmax_scaled"] < 0.14
+        assert abs(row["ent_scaled"] - 3.43) < 0.05 and row["ent_raw"] < row["ent_scaled"]
+        assert abs(row["grad_scaled"] - 0.95) < 0.01
+        assert math.isclose(row["grad_ratio"], row["grad_scaled"] / row["grad_raw"])
+    ratios = [row["grad_ratio"] for row in rows]
+    assert ratios == sorted(ratios) and ratios[-1] > 6
+
+
+# --- heads -------------------------------------------------------------------------------------
+
+def test_head_parameters_are_4d2_plus_4d():
+    for row in data("sa_heads")["params"]:
+        d = row["d"]
+        assert row["counted"] == row["formula"] == 4 * d * d + 4 * d
+    assert [row["counted"] for row in data("sa_heads")["params"]] == [4224] * 3 + [2362368] * 2
+
+
+def test_heads_look_in_different_places():
+    r = data("sa_heads")
+    for row in r["by_heads"]:
+        assert 1 <= row["distinct_targets"] <= row["heads"]
+        assert row["distinct_min"] <= row["distinct_avg"] <= row["distinct_max"]
+    four = r["four_heads"]
+    assert four["distinct_targets"] > 3.5 and abs(four["corr_avg"]) < 0.1
+
+
+def test_heads_interactive_recomputes_torch_weights():
+    mod = module("sa_heads")
+    r = data("sa_heads")
+    it = r["interactive"]
+    assert it["same_qk_for_all_head_counts"]
+    q, k = np.array(it["q"]), np.array(it["k"])
+    x = torch.tensor(mod.embed_tokens(shape_tokens(r["shape"]), d=32), dtype=torch.float32)
+    for heads in it["head_counts"]:
+        ref = mod.head_weights(x, heads)
+        hd = 32 // heads
+        for h in range(heads):
+            cols = slice(h * hd, (h + 1) * hd)
+            w = softmax_rows(q[:, cols] @ k[:, cols].T / math.sqrt(hd))
+            assert np.abs(w - ref[h]).max() < 2e-3
+
+
+# --- order -------------------------------------------------------------------------------------
+
+def test_equivariance():
+    r = data("sa_equivariance")
+    assert r["err_no_pe"] < 1e-6 and r["worst_no_pe"] < 1e-6
+    assert r["err_pe"] > 1e-2 and r["smallest_pe"] > 1e-2
+    assert r["err_conv"] > 10 * r["err_pe"] and r["err_conv"] > 1e5 * r["worst_no_pe"]
+    for row in r["permutations"]:
+        assert sorted(row["perm"]) == list(range(49))
+        assert row["err_no_pe"] < 1e-6 < 1e-2 < row["err_pe"] < row["err_conv"]
+    sweep = r["pe_sweep"]
+    assert [s["err_pe"] for s in sweep] == sorted(s["err_pe"] for s in sweep)
+
+
+def test_corners_identical_without_pe():
+    c = data("sa_equivariance")["corners"]
+    assert c["perm_is_patch_move"]
+    assert c["pooled_diff_no_pe"] < 1e-6 and c["logit_diff_no_pe"] < 1e-6
+    assert c["pooled_diff_pe"] > 1e-3
+
+
+# --- ViT ---------------------------------------------------------------------------------------
+
+def test_vit_position_share():
+    r = data("sa_vit")
+    assert r["pos_embedding"] == r["seq_length"] * r["hidden_dim"] == 197 * 768
+    assert r["pos_share"] == r["pos_embedding"] / r["total"]
+    assert r["total"] == 86_567_656
+    assert round(100 * r["pos_share"], 3) == 0.175
+    assert sum(p["params"] for p in r["parts"]) == r["total"]
+
+
+# --- cost --------------------------------------------------------------------------------------
+
+def test_cost_formulas():
+    r = data("sa_cost")
+    d = r["d"]
+    for row in r["by_patch"]:
+        n = row["tokens"]
+        assert n == (28 // row["patch"]) ** 2
+        assert row["pairs"] == n * n
+        assert row["mult_matrix"] == 2 * n * n * d and row["mult_proj"] == 4 * n * d * d
+    assert r["break_even_tokens"] == 2 * d == 64
+    n = r["break_even_tokens"]
+    assert 2 * n * n * d == 4 * n * d * d
+    assert r["pairs_growth"] == 2401
+    assert all(c["agrees"] for c in r["seed_claims"])
+
+
+# --- untrained ---------------------------------------------------------------------------------
+
+def test_untrained_is_nearly_uniform():
+    r = data("sa_untrained")
+    for row in r["by_shape"]:
+        assert row["entropy_pct"] > 95 and abs(row["mean_entropy"] - LN49) < 0.2
+        assert 1 / 49 < row["mean_row_max"] < 0.06
+    assert r["ring_draws"]["entropy_pct_min"] > 90

@@ -1,0 +1,61 @@
+"""Serve site/ on 127.0.0.1 under site_url's path (e.g. /attention-course/), as GitHub Pages does.
+
+    python tools/serve.py [--port 8000] [--dir site]
+Anything outside the path answers 404, so a link that escapes the project path shows up here.
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import os
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def base_path() -> str:
+    class Loader(yaml.SafeLoader):
+        pass
+    Loader.add_constructor("!ENV", lambda loader, node: (loader.construct_sequence(node) if isinstance(node, yaml.SequenceNode) else [None, loader.construct_scalar(node)])[-1])
+    cfg = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    url = os.environ.get("SITE_URL") or cfg["site_url"]
+    return "/" + urlparse(url).path.strip("/") + "/"
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    base = "/"
+
+    def translate_path(self, path):
+        p = urlparse(path).path
+        if not p.startswith(self.base):
+            return str(Path(self.directory) / "__outside_site_path__")
+        return super().translate_path("/" + p[len(self.base):])
+
+    def log_message(self, *args):  # quiet: tests and bench read the page, not the log
+        pass
+
+
+def start(directory: Path, port: int = 0):
+    """Start a server in a thread; return (server, base URL)."""
+    handler = functools.partial(type("H", (Handler,), {"base": base_path()}), directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}{base_path()}"
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, default=8000)
+    ap.add_argument("--dir", default=str(ROOT / "site"))
+    a = ap.parse_args()
+    server, url = start(Path(a.dir), a.port)
+    print(f"serving {a.dir} at {url}  (Ctrl-C stops)")
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        server.shutdown()

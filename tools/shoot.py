@@ -1,0 +1,42 @@
+"""Screenshots of pages as a reader sees them (Debian chromium), for looking, not for tests.
+
+    python tools/shoot.py index self-attention    -> build/shots/<lang>-<page>-<width>.png
+"""
+import sys
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from serve import ROOT, start  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+def main(pages):
+    out = ROOT / "build" / "shots"
+    out.mkdir(parents=True, exist_ok=True)
+    server, base = start(ROOT / "site")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        for width in (1280, 390):
+            ctx = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=1)
+            page = ctx.new_page()
+            for lang in ("uk", "fa"):
+                for name in pages:
+                    path = "" if name == "index" else f"{name}/"
+                    page.goto(base + ("" if lang == "uk" else "fa/") + path)
+                    page.wait_for_function("[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered)", timeout=15000)
+                    page.wait_for_timeout(300)
+                    f = out / f"{lang}-{name}-{width}.png"
+                    page.screenshot(path=str(f), full_page=True)
+                    print(f)
+            ctx.close()
+        browser.close()
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:] or ["index"])
