@@ -2,7 +2,7 @@
 
     {{ chart: sqrt_scaling }}                     the interactive chart (own line)
     {{ v: scaling/at.256.raw | .2f }}             one number, formatted for the page's language
-    {{ table: sa_scaling/by_d | d:d var:.2f }}    a table; headers from scripts/i18n/<lang>.yml
+    {{ table: sa_scaling/by_d | d:d var:.2f }}    a table; headers from scripts/i18n/<lang>/*.yml
 
 An unknown chart, key, table header or format stops the build with the page and the id named:
 a page never shows a number that did not come from scripts/.
@@ -16,7 +16,6 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.utils import get_relative_url
@@ -24,7 +23,7 @@ from mkdocs.utils import get_relative_url
 ROOT = Path(__file__).resolve().parent.parent
 GEN = ROOT / "generated"
 sys.path.insert(0, str(ROOT))
-from scripts.common import numfmt  # noqa: E402  (the one place numbers get their language)
+from scripts.common import i18n, numfmt  # noqa: E402  (numfmt: the one place numbers get their language)
 
 SHORTCODE = re.compile(r"\{\{\s*(?P<kind>[a-z]+)\s*:\s*(?P<ref>[^|}]+?)\s*(?:\|\s*(?P<arg>[^}]*?)\s*)?\}\}")
 SLOT = re.compile(r'<div class="chart-slot" data-chart="([\w-]+)"></div>')
@@ -39,8 +38,7 @@ def page_lang(config) -> str:
 
 @lru_cache(maxsize=None)
 def strings(lang: str) -> dict:
-    path = ROOT / "scripts" / "i18n" / f"{lang}.yml"
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    return i18n.strings(lang)
 
 
 @lru_cache(maxsize=None)
@@ -95,7 +93,7 @@ def table_md(ref: str, arg: str, where: str, lang: str) -> str:
     headers = (strings(lang).get("tables") or {}).get(ref) or {}
     missing = [c for c, _ in cols if c not in headers]
     if missing:
-        raise PluginError(f"{where}: table {ref!r} has no header for {missing} in scripts/i18n/{lang}.yml "
+        raise PluginError(f"{where}: table {ref!r} has no header for {missing} in scripts/i18n/{lang}/*.yml "
                           f"(tables: \"{ref}\": …)")
     lines = ["| " + " | ".join(headers[c] for c, _ in cols) + " |",
              "|" + "|".join("---" if spec == "s" else "--:" for _, spec in cols) + "|"]

@@ -31,8 +31,7 @@ def names(folder: str) -> list[str]:
     return sorted(p.stem for p in (SCRIPTS / folder).glob("*.py") if not p.stem.startswith("_"))
 
 
-def languages() -> list[str]:
-    return sorted(p.stem for p in (SCRIPTS / "i18n").glob("*.yml"))
+from scripts.common.i18n import languages, strings as i18n  # noqa: E402
 
 
 def lib_versions() -> dict:
@@ -43,11 +42,6 @@ def lib_versions() -> dict:
         except md.PackageNotFoundError:
             out[lib] = None
     return out
-
-
-def i18n(lang: str) -> dict:
-    import yaml
-    return yaml.safe_load((SCRIPTS / "i18n" / f"{lang}.yml").read_text(encoding="utf-8"))
 
 
 def local_imports(path: Path, seen: set | None = None) -> set:
@@ -129,7 +123,7 @@ def plan(manifest: dict) -> tuple[list, list]:
             if unknown:
                 raise SystemExit(f"scripts/charts/{chart}.py reads unknown experiment(s) {unknown}")
             if chart not in strings:
-                raise SystemExit(f"scripts/i18n/{lang}.yml has no charts.{chart}: add its strings")
+                raise SystemExit(f"scripts/i18n/{lang}/ has no charts.{chart}: add its strings")
             key = chart_key(chart, deps, strings[chart], data_hashes, versions)
             if not fresh(manifest.get("charts", {}).get(f"{lang}/{chart}"), key):
                 charts.append((chart, lang, key))
@@ -169,6 +163,14 @@ def main(argv=None) -> int:
     ap.add_argument("--check", action="store_true", help="fail when generated/ is stale")
     ap.add_argument("--timings", action="store_true", help="re-measure timings (machine-dependent)")
     args = ap.parse_args(argv)
+    import fcntl
+    GEN.mkdir(exist_ok=True)
+    with open(GEN / ".lock", "w") as lock:  # two runs at once would race on the manifest
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _run(args)
+
+
+def _run(args) -> int:
     t_start = time.perf_counter()
     manifest = jsonio.read(MANIFEST) if MANIFEST.exists() else {}
     if args.force:

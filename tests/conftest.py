@@ -27,9 +27,9 @@ def page_url(base: str, lang: str, page: str) -> str:
 
 @pytest.fixture(scope="session")
 def site_dir() -> Path:
-    site = ROOT / "site"
+    site = Path(os.environ.get("SITE_DIR", ROOT / "site"))
     if not (site / "index.html").exists():
-        pytest.fail("site/ is not built: run `make site` (make test does it)")
+        pytest.fail(f"{site} is not built: run `make site` (make test does it)")
     return site
 
 

@@ -4,7 +4,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,8 +46,8 @@ def keys(node, prefix=""):
 
 
 def test_i18n_files_mirror_each_other():
-    uk = yaml.safe_load((ROOT / "scripts/i18n/uk.yml").read_text(encoding="utf-8"))
-    fa = yaml.safe_load((ROOT / "scripts/i18n/fa.yml").read_text(encoding="utf-8"))
+    from scripts.common.i18n import strings
+    uk, fa = strings("uk"), strings("fa")
     assert keys(uk) == keys(fa), f"only uk: {keys(uk) - keys(fa)}; only fa: {keys(fa) - keys(uk)}"
 
 

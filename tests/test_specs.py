@@ -7,7 +7,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CHARTS = sorted(p.stem for p in (ROOT / "scripts/charts").glob("*.py") if not p.stem.startswith("_"))
-LANGS = sorted(p.stem for p in (ROOT / "scripts/i18n").glob("*.yml"))
+LANGS = ("uk", "fa")
 
 
 @pytest.fixture(scope="module")
