@@ -1,7 +1,9 @@
 """Screenshots of pages as a reader sees them (Debian chromium), for looking, not for tests.
 
-    python tools/shoot.py index self-attention    -> build/shots/<lang>-<page>-<width>.png
+    SITE_DIR=site SHOTS_DIR=build/shots python tools/shoot.py index self-attention
+    -> build/shots/<lang>-<page>-<width>.png, 1280 and 390 px wide, full page
 """
+import os
 import sys
 from pathlib import Path
 
@@ -16,9 +18,9 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 
 
 def main(pages):
-    out = ROOT / "build" / "shots"
+    out = Path(os.environ.get("SHOTS_DIR", ROOT / "build" / "shots"))
     out.mkdir(parents=True, exist_ok=True)
-    server, base = start(ROOT / "site")
+    server, base = start(Path(os.environ.get("SITE_DIR", ROOT / "site")))
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for width in (1280, 390):
