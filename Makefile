@@ -9,8 +9,10 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: site test data check-data serve bench assets browser build offline pdf clean
 
-## site: everything a reader gets — data, site/, offline copy, PDFs
-site: build
+## site: everything a reader gets — data, offline copy, PDFs, then site/ linking to them
+site: data offline pdf
+	REQUIRE_DOWNLOADS=1 $(PY) -m mkdocs build --strict --quiet
+	@echo "site: site/ (offline archive and PDFs in site/downloads/)"
 
 ## test: the whole suite (builds what it needs, installs Debian's chromium when missing)
 test: site browser
@@ -38,13 +40,14 @@ data: $(VENV) $(VENDOR)
 check-data: $(VENV) $(VENDOR)
 	$(PY) -m scripts.run --check
 
+## build: site/ alone (quick preview; downloads linked only if made before)
 build: data
 	$(PY) -m mkdocs build --strict --quiet
 
-offline: build
+offline: data
 	$(PY) tools/offline.py
 
-pdf: build browser
+pdf: offline browser
 	$(PY) tools/pdf.py
 
 ## serve: preview on 127.0.0.1 under site_url's path, as GitHub Pages serves it

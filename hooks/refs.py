@@ -3,6 +3,8 @@
     {{ chart: sqrt_scaling }}                     the interactive chart (own line)
     {{ v: scaling/at.256.raw | .2f }}             one number, formatted for the page's language
     {{ table: sa_scaling/by_d | d:d var:.2f }}    a table; headers from scripts/i18n/<lang>/*.yml
+    {{ download: offline }}  {{ download: pdf }}  link to the offline archive / this language's PDF,
+                                                  with its size (made by tools/offline.py, tools/pdf.py)
 
 An unknown chart, key, table header or format stops the build with the page and the id named:
 a page never shows a number that did not come from scripts/.
@@ -11,7 +13,9 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
+import shutil
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -109,6 +113,33 @@ def table_md(ref: str, arg: str, where: str, lang: str) -> str:
     return "\n".join(lines)
 
 
+DOWNLOADS = ROOT / "build" / "downloads"
+
+
+def downloads() -> dict:
+    path = DOWNLOADS / "downloads.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def download_md(ref: str, where: str, lang: str, page) -> str:
+    """A link to a file made before this build (offline archive, PDF), with its size and pages."""
+    ui = strings(lang)["ui"]["downloads"]
+    key = f"pdf-{lang}" if ref == "pdf" else ref
+    if ref not in ("offline", "pdf"):
+        raise PluginError(f"{where}: unknown download {ref!r}; use offline or pdf")
+    item = downloads().get(key)
+    if item is None:
+        if os.environ.get("REQUIRE_DOWNLOADS"):
+            raise PluginError(f"{where}: {key} has not been made yet: run `make site` (tools/offline.py, tools/pdf.py)")
+        return ui["not_here"]  # the offline copy itself, or a build without downloads
+    mb = numfmt.fmt(item["bytes"] / 1e6, ".1f", lang)
+    extra = ui["size"].format(mb=mb)
+    if "pages" in item:
+        extra += ui["pages"].format(n=numfmt.fmt(item["pages"], "d", lang))
+    url = get_relative_url(f"downloads/{item['file']}", page.url)
+    return f'[{ui[ref]}]({url}){{ download="{item["file"]}" }} ({extra})'
+
+
 def chart_files(chart: str, lang: str) -> Path:
     return GEN / "charts" / lang / f"{chart}.vg.json"
 
@@ -128,7 +159,9 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
                 raise PluginError(f"{where}: unknown chart {ref!r}: no generated/charts/{lang}/{ref}.vg.json "
                                   f"(write scripts/charts/{ref}.py and run `make data`)")
             return f'\n<div class="chart-slot" data-chart="{ref}"></div>\n'
-        raise PluginError(f"{where}: unknown shortcode {{{{ {kind}: … }}}}; use chart, v or table")
+        if kind == "download":
+            return download_md(ref, where, lang, page)
+        raise PluginError(f"{where}: unknown shortcode {{{{ {kind}: … }}}}; use chart, v, table or download")
 
     out = SHORTCODE.sub(sub, markdown)
     left = re.search(r"\{\{.*?\}\}", out)
@@ -161,8 +194,12 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
 
 
 def on_post_build(config, **kwargs) -> None:
-    """Copy each chart's static SVG next to the site's assets (no-JS fallback)."""
+    """Copy each chart's static SVG next to the site's assets (no-JS fallback), and the downloads."""
     site = Path(config["site_dir"])
+    for item in downloads().values():
+        src, dest = DOWNLOADS / item["file"], site / "downloads" / item["file"]
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dest)
     for svg in GEN.glob("charts/*/*.svg"):
         dest = site / "assets" / "charts" / svg.parent.name / svg.name
         dest.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,61 @@
+"""Build the offline copy (both languages, opens from disk with no network) and zip it.
+
+    python tools/offline.py   -> build/offline/attention-course/ and build/downloads/attention-course-offline.zip
+Material's offline plugin makes search work on file://; its web-worker shim is our local copy.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "build" / "offline" / "attention-course"
+DOWNLOADS = ROOT / "build" / "downloads"
+ZIP_NAME = "attention-course-offline.zip"
+FIXED_TIME = (2026, 1, 1, 0, 0, 0)  # same bytes for the same content
+
+
+def build() -> None:
+    env = dict(os.environ, OFFLINE="true", USE_DIRECTORY_URLS="false", SITE_DIR=str(OUT),
+               NO_MKDOCS_2_WARNING="1")
+    env.pop("REQUIRE_DOWNLOADS", None)
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet"], cwd=ROOT, env=env, check=True)
+
+
+def archive() -> Path:
+    DOWNLOADS.mkdir(parents=True, exist_ok=True)
+    target = DOWNLOADS / ZIP_NAME
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        for f in sorted(OUT.rglob("*")):
+            if f.is_file() and f.suffix != ".map":  # source maps: for developers, not readers
+                info = zipfile.ZipInfo(str(Path("attention-course") / f.relative_to(OUT)), FIXED_TIME)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                z.writestr(info, f.read_bytes())
+    return target
+
+
+def record(key: str, item: dict) -> None:
+    """build/downloads/downloads.json: what the final site links to, with sizes (read by hooks/refs.py)."""
+    index = DOWNLOADS / "downloads.json"
+    data = json.loads(index.read_text(encoding="utf-8")) if index.exists() else {}
+    data[key] = item
+    index.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def main() -> int:
+    if OUT.exists():
+        shutil.rmtree(OUT)
+    build()
+    z = archive()
+    record("offline", {"file": z.name, "bytes": z.stat().st_size})
+    print(f"offline: {OUT.relative_to(ROOT)} → {z.relative_to(ROOT)} ({z.stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
