@@ -180,15 +180,23 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
         t = strings(lang)["charts"][chart]
         spec = chart_files(chart, lang).read_text(encoding="utf-8")
         svg = get_relative_url(f"assets/charts/{lang}/{chart}.svg", page.url)
-        opts = {"locale": numfmt.d3_locale(lang), "actions": ui["actions"],
+        opts = {"locale": numfmt.d3_locale(lang), "actions": ui["actions"], "menu": ui["chart_menu"],
                 "font": "Vazirmatn" if lang == "fa" else "sans-serif"}
         title, desc = html.escape(t["title"]), html.escape(" ".join(t["description"].split()))
+        tab = json.loads((GEN / "charts" / lang / f"{chart}.table.json").read_text(encoding="utf-8"))
+        head = "".join(f'<th scope="col">{html.escape(h)}</th>' for _, h, _ in tab["columns"])
+        body = "".join("<tr>" + "".join(
+            f"<td>{html.escape(str(row[k])) if f == 's' else numfmt.fmt(row[k], f, lang)}</td>" for k, _, f in tab["columns"])
+            + "</tr>" for row in tab["rows"])
+        data_table = (f'<details class="chart-data"><summary>{html.escape(ui["chart_data"])}</summary>'
+                      f'<div class="md-typeset__table"><table><caption>{title}</caption><thead><tr>{head}</tr></thead>'
+                      f'<tbody>{body}</tbody></table></div></details>')
         return (f'<figure class="chart" id="chart-{chart}">'
                 f'<div class="chart-view" data-chart="{chart}" role="figure" aria-label="{title}" '
                 f'data-spec="{html.escape(json.dumps(json.loads(spec), separators=(",", ":"), ensure_ascii=False))}" '
                 f'data-opts="{html.escape(json.dumps(opts, ensure_ascii=False))}"></div>'
                 f'<noscript><img src="{svg}" alt="{title}" width="640"></noscript>'
-                f'<figcaption>{desc}</figcaption></figure>')
+                f'{data_table}<figcaption>{desc}</figcaption></figure>')
 
     return SLOT.sub(figure, content)
 
@@ -206,12 +214,3 @@ def on_post_build(config, **kwargs) -> None:
         if not dest.exists() or dest.read_bytes() != svg.read_bytes():
             dest.write_bytes(svg.read_bytes())
 
-
-ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
-
-
-def on_post_page(output: str, page, config, **kwargs) -> str:
-    # Material fetches "sitemap.xml" next to every <link rel=alternate>; static-i18n points those at
-    # page counterparts (…/fa/self-attention/sitemap.xml → 404 in the console, CORS errors on file://).
-    # The visible language switcher already links each page to its counterpart, so drop the head links.
-    return ALTERNATE.sub("", output)

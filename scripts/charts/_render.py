@@ -1,5 +1,6 @@
 """Turn one chart builder into its per-language files: Vega-Lite (the source), Vega (what pages
-embed, so Vega-Lite is not shipped) and a static SVG (print and no-JS fallback)."""
+embed, so Vega-Lite is not shipped), a static SVG (no-JS fallback) and the chart's data as a
+table for screen readers (the builder's `table(data, t)`: {"columns": [[key, header, format]], "rows": [...]})."""
 from __future__ import annotations
 
 import importlib
@@ -9,7 +10,7 @@ from pathlib import Path
 import vl_convert as vlc
 
 from scripts.common import jsonio
-from scripts.common.numfmt import d3_locale
+from scripts.common.numfmt import check_spec, d3_locale
 
 ROOT = Path(__file__).resolve().parents[2]
 GEN = ROOT / "generated"
@@ -21,6 +22,19 @@ _fonts_registered = False
 
 def load_data(deps: list[str]) -> dict:
     return {d: jsonio.read(GEN / "data" / f"{d}.json") for d in deps}
+
+
+def table_for(mod, chart: str, data: dict, t: dict) -> dict:
+    if not hasattr(mod, "table"):
+        raise SystemExit(f"scripts/charts/{chart}.py: add table(data, t) giving the chart's data as a table "
+                         "(screen readers and no-JS readers get it under the figure)")
+    tab = mod.table(data, t)
+    for key, _header, fmt in tab["columns"]:
+        if any(key not in row for row in tab["rows"]):
+            raise SystemExit(f"scripts/charts/{chart}.py: table column {key!r} is missing from some rows")
+        if fmt != "s":
+            check_spec(fmt)
+    return tab
 
 
 def spec_for(chart: str, lang: str, strings: dict) -> dict:
@@ -40,6 +54,8 @@ def render(chart: str, lang: str, strings: dict) -> dict:
         vlc.register_font_directory(str(FONTS))
         _fonts_registered = True
     spec = spec_for(chart, lang, strings)
+    mod = importlib.import_module(f"scripts.charts.{chart}")
+    tab = table_for(mod, chart, load_data(mod.DATA), strings["charts"][chart])
     vega = vlc.vegalite_to_vega(spec, vl_version=VL_VERSION)
     static = dict(spec, width=640)  # the container width is unknown outside a page
     svg = vlc.vegalite_to_svg(static, vl_version=VL_VERSION, format_locale=d3_locale(lang))
@@ -47,6 +63,7 @@ def render(chart: str, lang: str, strings: dict) -> dict:
     folder = GEN / "charts" / lang
     for name, text in ((f"{chart}.json", jsonio.dumps(spec, round_floats=False)),
                        (f"{chart}.vg.json", jsonio.dumps(vega, round_floats=False)),
+                       (f"{chart}.table.json", jsonio.dumps(tab)),
                        (f"{chart}.svg", svg if svg.endswith("\n") else svg + "\n")):
         path = folder / name
         jsonio.write_if_changed(path, text)

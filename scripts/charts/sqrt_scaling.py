@@ -31,3 +31,11 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
         strokeDash=[2, 2], color="gray", opacity=0.6).encode(y="u:Q")
     return (lines + rule + dots + labels + uniform).add_params(log2d).properties(
         width="container", height=300, title=t["title"], description=t["description"])
+
+
+def table(data: dict, t: dict) -> dict:
+    by_d = {}
+    for r in data["scaling"]["curve"]:
+        by_d.setdefault(r["d"], {"d": r["d"]})[r["series"]] = r["pmax"]
+    return {"columns": [["d", "d", "d"], ["raw", t["raw"], ".3f"], ["scaled", t["scaled"], ".3f"]],
+            "rows": [by_d[d] for d in sorted(by_d)]}

@@ -56,9 +56,12 @@
       downloadFileName: el.dataset.chart
     }).then(function (res) {
       views.set(el, res);
-      var svg = el.querySelector("svg");
+      var svg = el.querySelector("svg.marks");
       if (svg) svg.setAttribute("aria-label", el.getAttribute("aria-label"));
+      var summary = el.querySelector("details summary");  // vega-embed's menu button: an icon only
+      if (summary) summary.setAttribute("aria-label", opts.menu);
       localizeReadouts(el, opts.locale.numerals);
+      el.dataset.renderedAt = String(performance.now());  // read by tools/bench.py
       el.dataset.rendered = "1";
       el.dispatchEvent(new CustomEvent("chart-rendered", { bubbles: true }));
       return res;

@@ -1,0 +1,81 @@
+"""Accessibility on every page of both languages, in light and dark palettes: axe-core finds no
+violation; every control is reachable by keyboard, labelled in the page's language, with a visible
+focus; every chart has an accessible name, a description and its data as a table."""
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import LANGS, ROOT, page_url, pages
+
+AXE = ROOT / "build" / "axe.min.js"
+RENDERED = "[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered === '1')"
+PERSIAN = re.compile(r"[\u0600-\u06ff]")
+CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+
+
+@pytest.fixture(scope="module")
+def ctx(browser):
+    c = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield c
+    c.close()
+
+
+def load(ctx, base_url, lang, page, scheme="default"):
+    p = ctx.new_page()
+    p.add_init_script(f"localStorage.setItem('/attention-course/.__palette', JSON.stringify({{index: {0 if scheme == 'default' else 1}, color: {{media: '', scheme: '{scheme}', primary: 'indigo', accent: 'indigo'}}}}))")
+    p.goto(page_url(base_url, lang, page))
+    p.wait_for_function(RENDERED, timeout=20000)
+    return p
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", pages())
+def test_axe_finds_no_violation(ctx, base_url, lang, page, scheme):
+    assert AXE.exists(), "build/axe.min.js is copied by `make assets` from the pinned axe-core"
+    p = load(ctx, base_url, lang, page, scheme)
+    assert p.evaluate("document.body.getAttribute('data-md-color-scheme')") == scheme
+    p.add_script_tag(path=str(AXE))
+    result = p.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+        .map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))""")
+    assert not result, f"{lang}/{page} ({scheme}): " + "; ".join(f"{v['id']}: {v['help']} at {v['nodes']}" for v in result)
+    p.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", pages())
+def test_controls_keyboard_labelled_focus_visible(ctx, base_url, lang, page):
+    p = load(ctx, base_url, lang, page)
+    controls = p.locator(".chart-view input, .chart-view select, .chart-view button")
+    script = LANGS and (PERSIAN if lang == "fa" else CYRILLIC)
+    for i in range(controls.count()):
+        c = controls.nth(i)
+        if not c.is_visible():
+            continue
+        label = c.evaluate("""e => (e.labels && e.labels[0] ? e.labels[0].innerText : '') + ' ' +
+                                 (e.getAttribute('aria-label') || '') + ' ' + (e.closest('label') ? e.closest('label').innerText : '')""")
+        assert script.search(label) or re.search(r"[A-Za-z]\w*\s*[₀-₉]|\bd\b", label), \
+            f"{lang}/{page}: control {i} has no label in the page's language: {label!r}"
+        assert c.evaluate("e => e.tabIndex") >= 0, f"{lang}/{page}: control {i} is not reachable by Tab"
+        c.focus()
+        ring = c.evaluate("""e => { const s = getComputedStyle(e);
+             return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0 || s.boxShadow !== 'none'; }""")
+        assert ring, f"{lang}/{page}: control {i} shows no focus ring"
+    p.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", pages())
+def test_every_chart_is_named_described_and_has_a_data_table(ctx, base_url, lang, page):
+    p = load(ctx, base_url, lang, page)
+    figs = p.locator("figure.chart")
+    for i in range(figs.count()):
+        f = figs.nth(i)
+        name = f.locator(".chart-view").get_attribute("aria-label")
+        assert name and (PERSIAN if lang == "fa" else CYRILLIC).search(name)
+        assert f.locator("figcaption").inner_text().strip()
+        table = f.locator("details.chart-data table")
+        assert table.count() == 1, f"{lang}/{page}: chart {i} has no data table"
+        assert table.locator("th").count() >= 1 and table.locator("td").count() >= 1
+    p.close()
