@@ -198,7 +198,19 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
                 f'<noscript><img src="{svg}" alt="{title}" width="640"></noscript>'
                 f'{data_table}<figcaption>{desc}</figcaption></figure>')
 
+    page.meta["chart_scripts"] = bool(SLOT.search(content))
     return SLOT.sub(figure, content)
+
+
+CHART_SCRIPTS = ("assets/vendor/vega/vega.min.js", "assets/vendor/vega/vega-embed.min.js", "assets/js/charts.js")
+
+
+def on_post_page(output: str, page, config, **kwargs) -> str:
+    """Only pages with a chart load the chart scripts (Vega is the heaviest thing a page can get)."""
+    if not page.meta.get("chart_scripts"):
+        return output
+    tags = "".join(f'<script src="{get_relative_url(js, page.url)}"></script>' for js in CHART_SCRIPTS)
+    return output.replace("</body>", tags + "</body>", 1)
 
 
 def on_post_build(config, **kwargs) -> None:
