@@ -108,7 +108,7 @@ def table_md(ref: str, arg: str, where: str, lang: str) -> str:
                 raise PluginError(f"{where}: table {ref!r} row {i} has no column {c!r}")
             v = row[c]
             cells.append(html.escape(str(v)) if spec == "s" or isinstance(v, str)
-                         else fmt(v, spec, where, f"{ref}.{i}.{c}", lang))
+                         else f'<span class="num">{fmt(v, spec, where, f"{ref}.{i}.{c}", lang)}</span>')
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -137,7 +137,8 @@ def download_md(ref: str, where: str, lang: str, page) -> str:
     if "pages" in item:
         extra += ui["pages"].format(n=numfmt.fmt(item["pages"], "d", lang))
     url = get_relative_url(f"downloads/{item['file']}", page.url)
-    return f'[{ui[ref]}]({url}){{ download="{item["file"]}" }} ({extra})'
+    # raw HTML: the file is not a docs page, so mkdocs must not try to validate the link
+    return f'<a href="{url}" download="{item["file"]}">{html.escape(ui[ref])}</a> ({extra})'
 
 
 def chart_files(chart: str, lang: str) -> Path:
@@ -193,10 +194,11 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
                       f'<tbody>{body}</tbody></table></div></details>')
         return (f'<figure class="chart" id="chart-{chart}">'
                 f'<div class="chart-view" data-chart="{chart}" role="figure" aria-label="{title}" '
+                f'aria-describedby="caption-{chart}" '
                 f'data-spec="{html.escape(json.dumps(json.loads(spec), separators=(",", ":"), ensure_ascii=False))}" '
                 f'data-opts="{html.escape(json.dumps(opts, ensure_ascii=False))}"></div>'
                 f'<noscript><img src="{svg}" alt="{title}" width="640"></noscript>'
-                f'{data_table}<figcaption>{desc}</figcaption></figure>')
+                f'{data_table}<figcaption id="caption-{chart}">{desc}</figcaption></figure>')
 
     page.meta["chart_scripts"] = bool(SLOT.search(content))
     return SLOT.sub(figure, content)

@@ -72,7 +72,9 @@ def experiment_key(name: str, versions: dict) -> str:
 
 
 def chart_key(chart: str, deps: list[str], strings: dict, data_hashes: dict, versions: dict) -> str:
-    parts = [(SCRIPTS / "charts" / f"{chart}.py").read_text(encoding="utf-8"),
+    src = SCRIPTS / "charts" / f"{chart}.py"
+    parts = [src.read_text(encoding="utf-8"),
+             *(p.read_text(encoding="utf-8") for p in sorted(local_imports(src))),
              json.dumps(strings, sort_keys=True, ensure_ascii=False),
              json.dumps({d: data_hashes.get(d) for d in deps}, sort_keys=True),
              json.dumps(versions, sort_keys=True)]

@@ -54,7 +54,8 @@ def test_controls_keyboard_labelled_focus_visible(ctx, base_url, lang, page):
         if not c.is_visible():
             continue
         label = c.evaluate("""e => (e.labels && e.labels[0] ? e.labels[0].innerText : '') + ' ' +
-                                 (e.getAttribute('aria-label') || '') + ' ' + (e.closest('label') ? e.closest('label').innerText : '')""")
+                                 (e.getAttribute('aria-label') || '') + ' ' + (e.closest('label') ? e.closest('label').innerText : '') + ' ' +
+                                 (e.closest('.vega-bind') ? e.closest('.vega-bind').querySelector('.vega-bind-name').innerText : '')""")
         assert script.search(label) or re.search(r"[A-Za-z]\w*\s*[₀-₉]|\bd\b", label), \
             f"{lang}/{page}: control {i} has no label in the page's language: {label!r}"
         assert c.evaluate("e => e.tabIndex") >= 0, f"{lang}/{page}: control {i} is not reachable by Tab"

@@ -44,7 +44,26 @@ def spec_for(chart: str, lang: str, strings: dict) -> dict:
     if "description" not in spec:
         raise SystemExit(f"scripts/charts/{chart}.py: give the chart a description (its accessible name)")
     spec.setdefault("config", {})["font"] = FONT[lang]
+    # No ARIA on individual marks: the chart is one named figure whose data is in the table under it
+    # (assets/js/charts.js hides the drawing from screen readers; per-mark roles would be noise).
+    spec["config"]["aria"] = False
     return spec
+
+
+def follow_page_colours(node):
+    """Let the page's palette colour the chart: Vega-Lite writes a white background and plain black
+    text (fill {"value": "black"}); the SVG renderer resolves "currentColor" to the page's text
+    colour, so text stays readable in dark mode. Conditional fills (lists) are left alone — a chart
+    that needs dark text on light cells says so with a condition or a colour other than "black"."""
+    if isinstance(node, dict):
+        if node.get("fill") == {"value": "black"}:
+            node["fill"] = {"value": "currentColor"}
+        for v in node.values():
+            follow_page_colours(v)
+    elif isinstance(node, list):
+        for v in node:
+            follow_page_colours(v)
+    return node
 
 
 def render(chart: str, lang: str, strings: dict) -> dict:
@@ -56,7 +75,8 @@ def render(chart: str, lang: str, strings: dict) -> dict:
     spec = spec_for(chart, lang, strings)
     mod = importlib.import_module(f"scripts.charts.{chart}")
     tab = table_for(mod, chart, load_data(mod.DATA), strings["charts"][chart])
-    vega = vlc.vegalite_to_vega(spec, vl_version=VL_VERSION)
+    vega = follow_page_colours(vlc.vegalite_to_vega(spec, vl_version=VL_VERSION))
+    vega.pop("background", None)  # transparent: the page's background shows through
     static = dict(spec, width=640)  # the container width is unknown outside a page
     svg = vlc.vegalite_to_svg(static, vl_version=VL_VERSION, format_locale=d3_locale(lang))
     out = {}

@@ -1,23 +1,71 @@
 """Typical largest softmax weight of a 49-wide row against d, with and without ÷√d."""
+import json
+import re
+
 import altair as alt
 
 DATA = ["scaling"]
 
 
+# Text in an SVG chart has no bidi context of its own (the chart is ltr so axes do not flip). A line
+# written in a right-to-left script is embedded right-to-left, and inside it every formula-like run
+# (Latin letters, √, with their numbers: "√d = {sd}", "n : ۲d") is isolated left-to-right. (Isolates,
+# not embeddings: an embedded run would pull a following "): ۲۷" into its left-to-right order.)
+RLE, PDF, RLM, LRI, PDI = "\u202b", "\u202c", "\u200f", "\u2066", "\u2069"
+_NOT_RTL = "[^\u0600-\u06ef\u06fa-\u06ff\u200c\u060c\u061b]"          # not a Persian letter, ، or ؛
+_START, _END = "[A-Za-z0-9\u06f0-\u06f9{√|]", "[A-Za-z0-9\u06f0-\u06f9}ᵀ²|\u2080-\u2089]"
+_RUN = re.compile(_START + _NOT_RTL + "*" + _END + "|[A-Za-z]")
+_RUN_NO_BRACKET = re.compile(_START + _NOT_RTL[:-1] + "()]*" + _END + "|[A-Za-z]")
+
+
+def rtl(text: str) -> bool:
+    return any("\u0590" <= ch <= "\u08ff" for ch in text)
+
+
+def isolate(text: str) -> str:
+    """Right-to-left text with its formula-like runs kept left-to-right."""
+    def ltr(m: re.Match) -> str:
+        run = m.group(0)
+        if run.count("(") != run.count(")"):          # a bracket of the sentence: the pieces inside
+            return _RUN_NO_BRACKET.sub(ltr, run)
+        formula = re.search("[A-Za-z√]", re.sub(r"\{\w+\}", "", run))   # {name}: a number
+        return f"{LRI}{run}{PDI}" if formula else run
+    return _RUN.sub(ltr, text) if rtl(text) else text
+
+
+def bidi(text: str) -> str:
+    """A static string for the SVG, in its own direction."""
+    return f"{RLE}{isolate(text)}{PDF}" if rtl(text) else text
+
+
+def say(template: str, **parts: str) -> str:
+    """A Vega expression writing `template` (from the strings) with {name} replaced by parts[name]."""
+    text = bidi(template)
+    out, pos = [], 0
+    for m in re.finditer(r"\{(\w+)\}", text):
+        if m.start() > pos:
+            out.append(json.dumps(text[pos:m.start()], ensure_ascii=False))
+        out.append(f"({parts[m.group(1)]})")
+        pos = m.end()
+    if pos < len(text):
+        out.append(json.dumps(text[pos:], ensure_ascii=False))
+    return " + ".join(out) or '""'
+
+
 def build(data: dict, t: dict) -> alt.TopLevelMixin:
     scaling = data["scaling"]
-    rows = [dict(r, label=t[r["series"]]) for r in scaling["curve"]]
+    rows = [dict(r, label=bidi(t[r["series"]])) for r in scaling["curve"]]
     log2d = alt.param(name="log2d", value=8,
                       bind=alt.binding_range(min=0, max=10, step=0.2, name=t["slider"]))
-    x = alt.X("d:Q", scale=alt.Scale(type="log", base=2, domain=[1, 1024]), title=t["x"],
-              axis=alt.Axis(values=[1, 4, 16, 64, 256, 1024]))
-    y = alt.Y("pmax:Q", scale=alt.Scale(domain=[0, 1]), title=t["y"], axis=alt.Axis(format=".1f"))
-    color = alt.Color("label:N", title=None, sort=[t["raw"], t["scaled"]],
-                      legend=alt.Legend(orient="top"))
+    x = alt.X("d:Q", scale=alt.Scale(type="log", base=2, domain=[1, 1024]), title=bidi(t["x"]),
+              axis=alt.Axis(values=[1, 4, 16, 64, 256, 1024], format="d"))
+    y = alt.Y("pmax:Q", scale=alt.Scale(domain=[0, 1]), title=bidi(t["y"]), axis=alt.Axis(format=".1f"))
+    color = alt.Color("label:N", title=None, sort=[bidi(t["raw"]), bidi(t["scaled"])],
+                      legend=alt.Legend(orient="top", labelLimit=300))
     base = alt.Chart(alt.Data(values=rows))
     lines = base.mark_line(point=alt.OverlayMarkDef(size=18)).encode(
         x=x, y=y, color=color,
-        tooltip=[alt.Tooltip("d:Q", title="d"), alt.Tooltip("pmax:Q", title=t["y"], format=".3f"),
+        tooltip=[alt.Tooltip("d:Q", title="d", format="d"), alt.Tooltip("pmax:Q", title=t["y"], format=".3f"),
                  alt.Tooltip("label:N", title=t["series"])])
     # The slider moves over log2 d; the nearest computed d of each series is highlighted.
     nearest = (base.transform_calculate(dist=f"abs(log(datum.d) / log(2) - {log2d.name})")
@@ -25,12 +73,43 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
                .transform_filter("datum.rank == 1"))
     rule = nearest.mark_rule(strokeDash=[4, 3], color="gray").encode(x=x)
     dots = nearest.mark_point(filled=True, size=90).encode(x=x, y=y, color=color)
-    labels = nearest.mark_text(align="left", dx=8, dy=-8, fontSize=13).encode(
+    # Value labels sit where the curves are not: the rising curve's label below-right of its point (its
+    # right is higher), the flat curve's above; near d = 1 the two curves meet, so the order swaps there.
+    # Past the middle of the axis they flip to the left of the rule so they never leave the plot.
+    side = f"{log2d.name} > 8.4"
+    align = alt.expr(f"{side} ? 'right' : 'left'")
+    dx = alt.expr(f"{side} ? -8 : 8")
+    low = f"{log2d.name} < 2"
+    raw_labels = nearest.transform_filter("datum.series == 'raw'").mark_text(
+        align=align, dx=dx, dy=alt.expr(f"{low} ? -12 : 16"), fontSize=13, fontWeight="bold").encode(
         x=x, y=y, color=color, text=alt.Text("pmax:Q", format=".2f"))
+    scaled_labels = nearest.transform_filter("datum.series == 'scaled'").mark_text(
+        align=align, dx=dx, dy=alt.expr(f"{low} ? 18 : -12"), fontSize=13, fontWeight="bold").encode(
+        x=x, y=y, color=color, text=alt.Text("pmax:Q", format=".2f"))
+    d_label = nearest.transform_filter("datum.series == 'raw'").transform_calculate(
+        text=say(t["d_label"], d="format(datum.d, 'd')")).mark_text(
+        align=align, dx=dx, baseline="top", y=4, fontSize=12, color="gray").encode(x=x, text="text:N")
     uniform = alt.Chart(alt.Data(values=[{"u": scaling["uniform"]}])).mark_rule(
         strokeDash=[2, 2], color="gray", opacity=0.6).encode(y="u:Q")
-    return (lines + rule + dots + labels + uniform).add_params(log2d).properties(
-        width="container", height=300, title=t["title"], description=t["description"])
+    uniform_text = alt.Chart(alt.Data(values=[{"u": scaling["uniform"], "d": 1024, "n": scaling["n_keys"]}])
+                             ).transform_calculate(text=say(t["uniform"], n="format(datum.n, 'd')")).mark_text(
+        align="right", baseline="bottom", dy=-3, fontSize=11, color="gray").encode(
+        x=x, y=alt.Y("u:Q"), text="text:N")
+    return (lines + rule + dots + raw_labels + scaled_labels + d_label + uniform + uniform_text).add_params(
+        log2d).properties(width="container", height=300, title=alt.TitleParams(two_lines(bidi(t["title"])), fontSize=13),
+                          description=t["description"])
+
+
+def two_lines(title: str) -> list[str]:
+    """The title in two lines broken at the middle space, so a phone-wide chart does not cut it."""
+    spaces = [i for i, ch in enumerate(title) if ch == " "]
+    if len(title) < 36 or not spaces:
+        return [title]
+    cut = min(spaces, key=lambda i: abs(i - len(title) / 2))
+    first, second = title[:cut], title[cut + 1:]
+    if first.startswith(RLE):                 # each line keeps its own right-to-left embedding
+        first, second = first + PDF, RLE + second
+    return [first, second]
 
 
 def table(data: dict, t: dict) -> dict:

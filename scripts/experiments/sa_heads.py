@@ -7,6 +7,7 @@ mapped to d = 32 numbers by a fixed seeded random linear embedding (scripts.comm
 embed_tokens); a d = 16 variant feeds the patches in directly.
 Keys returned:
   shape, seed       the shape whose patches are used (ring) and the seed of the weight draw
+  n_draws           how many weight draws the *_avg, *_min, *_max fields summarise
   params: [{d, heads, head_dim, formula, counted}]   the parameter table
   by_heads: [{d, heads, head_dim, distinct_targets, mean_corr}]
       distinct_targets  per query token, how many different key tokens are the argmax of the
@@ -113,6 +114,7 @@ def compute() -> dict:
         "four_heads_d16": four16,
         "shape": SHAPE,
         "seed": SEED,
+        "n_draws": N_SEEDS,
         "interactive": {
             "d": 32,
             "head_counts": list(HEAD_COUNTS),

@@ -21,19 +21,18 @@
       axis: { labelColor: fgLight, titleColor: fg, domainColor: fgLight, tickColor: fgLight, gridColor: grid, labelFont: font, titleFont: font },
       legend: { labelColor: fg, titleColor: fg, labelFont: font, titleFont: font },
       header: { labelColor: fg, titleColor: fg, labelFont: font, titleFont: font },
-      text: { color: fg, font: font },
+      text: { fill: fg, font: font },
       view: { stroke: grid }
     };
   }
 
-  // Persian pages: the slider's own readout is plain text that Vega writes in Latin digits.
+  // Persian pages: a range slider's readout is plain text that Vega writes in Latin digits.
   function localizeReadouts(el, numerals) {
     if (!numerals) return;
-    var map = function (s) { return s.replace(/[0-9]/g, function (d) { return numerals[+d]; }).replace(".", "٫"); };
-    el.querySelectorAll(".vega-bind").forEach(function (bind) {
-      var out = bind.querySelector("output, .vega-bind-value, span:last-child");
-      var input = bind.querySelector("input");
-      if (!out || !input) return;
+    var map = function (s) { return s.replace(/[0-9]/g, function (d) { return numerals[+d]; }).replace(".", "٫").replace("-", "−"); };
+    el.querySelectorAll(".vega-bind input[type=range]").forEach(function (input) {
+      var out = input.nextElementSibling;
+      if (!out || out.tagName !== "SPAN") return;
       var update = function () { out.textContent = map(String(input.value)); };
       input.addEventListener("input", update);
       update();
@@ -56,8 +55,10 @@
       downloadFileName: el.dataset.chart
     }).then(function (res) {
       views.set(el, res);
+      // The drawing itself is hidden from screen readers: the figure is named (aria-label), described
+      // (figcaption) and its data is the table under it; the controls stay reachable.
       var svg = el.querySelector("svg.marks");
-      if (svg) svg.setAttribute("aria-label", el.getAttribute("aria-label"));
+      if (svg) svg.setAttribute("aria-hidden", "true");
       var summary = el.querySelector("details summary");  // vega-embed's menu button: an icon only
       if (summary) summary.setAttribute("aria-label", opts.menu);
       localizeReadouts(el, opts.locale.numerals);

@@ -1,0 +1,88 @@
+"""One cross-attention step with a query the reader sets: weights recomputed in the browser."""
+import json
+import re
+
+import altair as alt
+
+DATA = ["ca_step"]
+RLI, PDI = "\u2067", "\u2069"   # isolate a right-to-left line inside the chart's left-to-right SVG
+MENU = 52                        # px kept free at the top right for the chart's menu button
+
+
+def rtl(text: str) -> bool:
+    return any("\u0600" <= c <= "\u06ff" for c in text)
+
+
+def text_expr(template: str, fields: dict | None = None) -> str:
+    """'q = ({q1:.1f})' -> a Vega expression; numbers go through format() so they take the page's
+    digits; a Persian line is isolated right-to-left."""
+    fields = fields or {}
+    parts = re.split(r"\{(\w+)(?::([^}]*))?\}", (RLI + template + PDI) if rtl(template) else template)
+    out = []
+    for i in range(0, len(parts), 3):
+        if parts[i]:
+            out.append(json.dumps(parts[i], ensure_ascii=False))
+        if i + 1 < len(parts):
+            src = fields.get(parts[i + 1], f"datum.{parts[i + 1]}")
+            out.append(f"format({src}, '{parts[i + 2]}')" if parts[i + 2] else src)
+    return " + ".join(out)
+
+
+def build(data: dict, t: dict) -> alt.TopLevelMixin:
+    step = data["ca_step"]
+    inter = step["interactive"]
+    rows = [{"i": s["i"], "word": s[f"word_{t['lang']}"], "k1": s["k1"], "k2": s["k2"],
+             "v1": s["v1"], "v2": s["v2"]} for s in inter["sources"]]
+    q1 = alt.param(name="q1", value=inter["q_default"][0],
+                   bind=alt.binding_range(min=inter["q_min"], max=inter["q_max"], step=inter["q_step"],
+                                          name=t["q1"]))
+    q2 = alt.param(name="q2", value=inter["q_default"][1],
+                   bind=alt.binding_range(min=inter["q_min"], max=inter["q_max"], step=inter["q_step"],
+                                          name=t["q2"]))
+    base = (alt.Chart(alt.Data(values=rows))
+            .transform_calculate(score="q1 * datum.k1 + q2 * datum.k2")
+            .transform_calculate(scaled=f"datum.score / sqrt({step['d']})")
+            .transform_joinaggregate(top="max(scaled)")
+            .transform_calculate(e="exp(datum.scaled - datum.top)")
+            .transform_joinaggregate(total="sum(e)")
+            .transform_calculate(w="datum.e / datum.total")
+            .transform_calculate(wv1="datum.w * datum.v1", wv2="datum.w * datum.v2")
+            .transform_joinaggregate(o1="sum(wv1)", o2="sum(wv2)", wmax="max(w)"))
+    y = alt.Y("word:N", sort=[r["word"] for r in rows], title=None,
+              axis=alt.Axis(labelFontSize=14, labelPadding=8, ticks=False, domain=False))
+    x = alt.X("w:Q", scale=alt.Scale(domain=[0, 1]), title=t["x"],
+              axis=alt.Axis(orient="top", format=".1f", values=[0, 0.5, 1]))
+    tip = [alt.Tooltip("word:N", title=t["word"]),
+           alt.Tooltip("k1:Q", title="k₁", format="d"), alt.Tooltip("k2:Q", title="k₂", format="d"),
+           alt.Tooltip("score:Q", title="q·k", format=".2f"),
+           alt.Tooltip("scaled:Q", title="q·k/√d", format=".2f"),
+           alt.Tooltip("w:Q", title=t["weight"], format=".3f")]
+    bars = base.mark_bar(height=18, yOffset=-9, cornerRadiusEnd=2).encode(
+        x=x, y=y, tooltip=tip,
+        opacity=alt.condition("datum.w == datum.wmax", alt.value(0.95), alt.value(0.45)),
+        color=alt.value("#5c6bc0"))
+    weights = base.mark_text(align="left", dx=5, yOffset=-9, fontSize=14, fontWeight="bold").encode(
+        x=x, y=y, text=alt.Text("w:Q", format=".2f"))
+    detail = base.transform_calculate(detail=text_expr(t["detail"])).mark_text(
+        align="left", dy=13, fontSize=11, opacity=0.85).encode(x=alt.value(0), y=y, text="detail:N")
+    out = base.transform_filter("datum.i == 0").transform_calculate(
+        line=text_expr(t["output"], {"q1": "q1", "q2": "q2"})).mark_text(
+        align="right" if rtl(t["output"]) else "left", baseline="top", dy=10, fontSize=13).encode(
+        x=alt.value("width") if rtl(t["output"]) else alt.value(0), y=alt.value("height"), text="line:N")
+    return (bars + weights + detail + out).add_params(q1, q2).properties(
+        width="container", height=alt.Step(54),
+        title=alt.Title(RLI + t["title"] + PDI if rtl(t["title"]) else t["title"],
+                        anchor="end" if rtl(t["title"]) else "start", dx=-MENU if rtl(t["title"]) else 0),
+        description=t["description"])
+
+
+def table(data: dict, t: dict) -> dict:
+    """The step at the starting query q = (1, 1), as stored by the experiment."""
+    step = data["ca_step"]
+    rows = [{"word": s[f"word_{t['lang']}"], "k1": s["k1"], "k2": s["k2"], "v1": s["v1"], "v2": s["v2"],
+             "score": step["scores"][s["i"]], "scaled": step["scaled"][s["i"]], "weight": step["weights"][s["i"]]}
+            for s in step["interactive"]["sources"]]
+    return {"columns": [["word", t["word"], "s"], ["k1", "k₁", "d"], ["k2", "k₂", "d"], ["v1", "v₁", ".1f"],
+                        ["v2", "v₂", ".1f"], ["score", "q·k", ".2f"], ["scaled", "q·k/√d", ".2f"],
+                        ["weight", t["weight"], ".3f"]],
+            "rows": rows}

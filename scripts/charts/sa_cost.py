@@ -1,0 +1,151 @@
+"""The price is quadratic: multiplications in the attention matrix (2n²d) against the projections
+(4nd²) for a chosen patch size (n tokens of a 28×28 frame) and width d; they break even at n = 2d.
+
+The browser applies the two formulas of sa_cost to the chosen patch size and d.
+"""
+import json
+import re
+
+import altair as alt
+
+DATA = ["sa_cost"]
+WIDTH = "container"   # every panel takes the page's width
+LINES_H = 170
+MATRIX, PROJ = "#e45756", "#4c78a8"
+# Text in an SVG chart has no bidi context of its own (the chart is ltr so axes do not flip). A line
+# written in a right-to-left script is embedded right-to-left, and inside it every formula-like run
+# (Latin letters, √, with their numbers: "√d = {sd}", "n : ۲d") is isolated left-to-right. (Isolates,
+# not embeddings: an embedded run would pull a following "): ۲۷" into its left-to-right order.)
+RLE, PDF, RLM, LRI, PDI = "\u202b", "\u202c", "\u200f", "\u2066", "\u2069"
+_NOT_RTL = "[^\u0600-\u06ef\u06fa-\u06ff\u200c\u060c\u061b]"          # not a Persian letter, ، or ؛
+_START, _END = "[A-Za-z0-9\u06f0-\u06f9{√|]", "[A-Za-z0-9\u06f0-\u06f9}ᵀ²|\u2080-\u2089]"
+_RUN = re.compile(_START + _NOT_RTL + "*" + _END + "|[A-Za-z]")
+_RUN_NO_BRACKET = re.compile(_START + _NOT_RTL[:-1] + "()]*" + _END + "|[A-Za-z]")
+
+
+def rtl(text: str) -> bool:
+    return any("\u0590" <= ch <= "\u08ff" for ch in text)
+
+
+def isolate(text: str) -> str:
+    """Right-to-left text with its formula-like runs kept left-to-right."""
+    def ltr(m: re.Match) -> str:
+        run = m.group(0)
+        if run.count("(") != run.count(")"):          # a bracket of the sentence: the pieces inside
+            return _RUN_NO_BRACKET.sub(ltr, run)
+        formula = re.search("[A-Za-z√]", re.sub(r"\{\w+\}", "", run))   # {name}: a number
+        return f"{LRI}{run}{PDI}" if formula else run
+    return _RUN.sub(ltr, text) if rtl(text) else text
+
+
+def bidi(text: str) -> str:
+    """A static string for the SVG, in its own direction."""
+    return f"{RLE}{isolate(text)}{PDF}" if rtl(text) else text
+
+
+def say(template: str, **parts: str) -> str:
+    """A Vega expression writing `template` (from the strings) with {name} replaced by parts[name]."""
+    text = bidi(template)
+    out, pos = [], 0
+    for m in re.finditer(r"\{(\w+)\}", text):
+        if m.start() > pos:
+            out.append(json.dumps(text[pos:m.start()], ensure_ascii=False))
+        out.append(f"({parts[m.group(1)]})")
+        pos = m.end()
+    if pos < len(text):
+        out.append(json.dumps(text[pos:], ensure_ascii=False))
+    return " + ".join(out) or '""'
+
+
+def label(text: str) -> str:
+    """A control's name (HTML); a right-to-left one ends with a right-to-left mark so the value keeps its side."""
+    return f"{isolate(text)}{RLM}" if rtl(text) else text
+
+
+def anchor(text: str) -> str:
+    """Panel titles start where their script starts."""
+    return "end" if rtl(text) else "start"
+
+
+def build(data: dict, t: dict) -> alt.TopLevelMixin:
+    cost = data["sa_cost"]
+    frame = cost["frame"]
+    patches = [r["patch"] for r in cost["by_patch"]]
+    d_opts = cost["d_options"]
+    for r in cost["by_patch"]:          # the formulas the browser applies are the experiment's
+        n = (frame // r["patch"]) ** 2
+        assert (r["tokens"], r["mult_matrix"], r["mult_proj"]) == (n, 2 * n * n * cost["d"], 4 * n * cost["d"] ** 2)
+
+    patch = alt.param(name="patch", value=4, bind=alt.binding_radio(
+        options=patches, labels=[t["patch_labels"][str(p)] for p in patches], name=label(t["patch"])))
+    dim = alt.param(name="dim", value=cost["d"], bind=alt.binding_range(
+        min=d_opts[0], max=d_opts[-1], step=d_opts[0], name=label(t["slider"])))
+    N = f"pow({frame} / {patch.name}, 2)"
+    D = dim.name
+
+    # bars: where the multiplications go
+    right = rtl(t["matrix"])
+    kinds = alt.Data(values=[{"row": 0, "kind": "matrix", "name": bidi(t["matrix"])},
+                             {"row": 1, "kind": "proj", "name": bidi(t["proj"])}])
+    bars_base = alt.Chart(kinds).transform_calculate(
+        n=N, value=f"datum.kind == 'matrix' ? 2 * {N} * {N} * {D} : 4 * {N} * {D} * {D}")
+    bx = alt.Scale(zero=True, nice=False)
+    by = alt.Scale(domain=[-0.85, 1.45], nice=False, zero=False, reverse=True)
+    colour = alt.Color("kind:N", scale=alt.Scale(domain=["matrix", "proj"], range=[MATRIX, PROJ]), legend=None)
+    bars = bars_base.transform_calculate(y0="datum.row - 0.25", y1="datum.row + 0.25").mark_rect(
+        opacity=0.45).encode(x=alt.X("value:Q", scale=bx, axis=None), x2=alt.X2(datum=0),
+                             y=alt.Y("y0:Q", scale=by, axis=None), y2="y1:Q", color=colour)
+    values = bars_base.transform_calculate(t_value="format(datum.value, ',d')").mark_text(
+        align="left", dx=4, fontSize=13, fontWeight="bold").encode(
+        x=alt.XDatum(0, scale=bx), y=alt.Y("row:Q", scale=by, axis=None), text="t_value:N").properties(name="bar_values")
+    names = bars_base.mark_text(align="right" if right else "left", baseline="bottom", dy=-10, fontSize=12).encode(
+        x=alt.XValue("width" if right else 0), y=alt.Y("row:Q", scale=by, axis=None), text="name:N")
+    bar_view = alt.layer(bars, values, names).properties(width=WIDTH, height=92)
+
+    # lines: both costs against the number of tokens; they cross at n = 2d
+    lines_base = (alt.Chart(alt.sequence(0, 37, as_="i"))
+                  .transform_calculate(n="pow(2, 1 + datum.i / 4)")
+                  .transform_calculate(matrix=f"2 * datum.n * datum.n * {D}", proj=f"4 * datum.n * {D} * {D}")
+                  .transform_fold(["matrix", "proj"], as_=["kind", "value"]))
+    lx = alt.X("n:Q", scale=alt.Scale(type="log", domain=[2, 1024], nice=False), title=bidi(t["x"]),
+               axis=alt.Axis(values=[(frame // p) ** 2 for p in patches] + [784], format="d",
+                             titleFontWeight="normal", grid=False))
+    ly = alt.Y("value:Q", scale=alt.Scale(type="log"), axis=None)
+    # what the (unlabelled) vertical axis counts, in the corner the curves never reach
+    y_title = alt.Chart(alt.Data(values=[{"view": "y_title"}])).mark_text(
+        align="right", baseline="bottom", x=alt.expr("width"), y=LINES_H, dy=-3, fontSize=11).encode(
+        text=alt.value(bidi(t["y"])))
+    curves = lines_base.mark_line(strokeWidth=2, clip=True).encode(x=lx, y=ly, color=colour)
+    now = (bars_base.mark_point(filled=True, size=80, opacity=1).encode(x=lx, y=ly, color=colour))
+    even = alt.Chart(alt.Data(values=[{"view": "even"}])).transform_calculate(n=f"2 * {D}")
+    rule = even.mark_rule(strokeDash=[4, 3], color="#888").encode(x=lx)
+    even_text = even.transform_calculate(t_even=say(t["even"], d=f"format({D}, 'd')", n=f"format(2 * {D}, 'd')")).mark_text(
+        align="left", baseline="top", dx=4, y=4, fontSize=11).encode(x=lx, text="t_even:N")
+    now_rule = bars_base.transform_filter("datum.row == 0").mark_rule(color="#888", opacity=0.5).encode(x=lx)
+    key = lines_base.transform_filter("datum.i == 36").transform_calculate(
+        name=f"datum.kind == 'matrix' ? {json.dumps(bidi(t['matrix_short']), ensure_ascii=False)} : "
+             f"{json.dumps(bidi(t['proj_short']), ensure_ascii=False)}").mark_text(
+        align="right", dx=-2, dy=-8, fontSize=11).encode(x=lx, y=ly, color=colour, text="name:N")
+    line_view = alt.layer(curves, rule, now_rule, now, even_text, key, y_title).properties(width=WIDTH, height=LINES_H)
+
+    # the numbers in words
+    parts = dict(p=f"format({patch.name}, 'd')", n=f"format({N}, ',d')", pairs=f"format({N} * {N}, ',d')",
+                 d=f"format({D}, 'd')", ratio=f"format({N} / (2 * {D}), '.2f')")
+    exprs = [say(line, **{k: parts[k] for k in re.findall(r"\{(\w+)\}", line)}) for line in t["lines"]]
+    right = rtl(t["lines"][0])
+    words = alt.Chart(alt.Data(values=[{"view": "words"}])).transform_calculate(t_words="[" + ", ".join(exprs) + "]").mark_text(
+        align="right" if right else "left", baseline="top", fontSize=12, lineHeight=17,
+        x=alt.expr("width") if right else 0, y=2).encode(text="t_words:N").properties(
+        width=WIDTH, height=17 * len(exprs) + 2, name="words")
+
+    return alt.vconcat(words, bar_view, line_view, spacing=10).add_params(patch, dim).configure_view(
+        stroke=None).properties(title=alt.TitleParams(bidi(t["title"]), fontSize=14, anchor="middle"),
+                                description=t["description"])
+
+
+def table(data: dict, t: dict) -> dict:
+    """Per patch size at d = 32: tokens, pairs and the two multiplication counts."""
+    c = t["columns"]
+    return {"columns": [["patch", c["patch"], "d"], ["tokens", c["tokens"], "d"], ["pairs", c["pairs"], ",d"],
+                        ["mult_matrix", t["matrix"], ",d"], ["mult_proj", t["proj"], ",d"]],
+            "rows": data["sa_cost"]["by_patch"]}

@@ -1,0 +1,184 @@
+"""Several heads: where one chosen patch of the ring looks with each head, and the parameter count.
+
+The projections q = X Wq + bq and k = X Wk + bk of a freshly initialised nn.MultiheadAttention
+(d = 32, from sa_heads) are inlined once; with H heads, head h uses columns h·d/H … (h+1)·d/H − 1,
+and the browser computes softmax(q_h k_hᵀ / √(d/H)) for the chosen patch's row. The same weights
+serve every head count, so the parameter count 4d² + 4d does not move.
+"""
+import json
+import re
+
+import altair as alt
+
+DATA = ["sa_heads", "sa_equivariance"]
+RING = 120           # px of the ring picture
+WIDTH = 306          # px of the heads panel
+UNIT = WIDTH / 31    # px per grid cell when four grids share a row
+LAB = 1.4            # grid units above each grid for its label
+HIGHLIGHT = "#f58518"
+# Text in an SVG chart has no bidi context of its own (the chart is ltr so axes do not flip). A line
+# written in a right-to-left script is embedded right-to-left, and inside it every formula-like run
+# (Latin letters, √, with their numbers: "√d = {sd}", "n : ۲d") is isolated left-to-right. (Isolates,
+# not embeddings: an embedded run would pull a following "): ۲۷" into its left-to-right order.)
+RLE, PDF, RLM, LRI, PDI = "\u202b", "\u202c", "\u200f", "\u2066", "\u2069"
+_NOT_RTL = "[^\u0600-\u06ef\u06fa-\u06ff\u200c\u060c\u061b]"          # not a Persian letter, ، or ؛
+_START, _END = "[A-Za-z0-9\u06f0-\u06f9{√|]", "[A-Za-z0-9\u06f0-\u06f9}ᵀ²|\u2080-\u2089]"
+_RUN = re.compile(_START + _NOT_RTL + "*" + _END + "|[A-Za-z]")
+_RUN_NO_BRACKET = re.compile(_START + _NOT_RTL[:-1] + "()]*" + _END + "|[A-Za-z]")
+
+
+def rtl(text: str) -> bool:
+    return any("\u0590" <= ch <= "\u08ff" for ch in text)
+
+
+def isolate(text: str) -> str:
+    """Right-to-left text with its formula-like runs kept left-to-right."""
+    def ltr(m: re.Match) -> str:
+        run = m.group(0)
+        if run.count("(") != run.count(")"):          # a bracket of the sentence: the pieces inside
+            return _RUN_NO_BRACKET.sub(ltr, run)
+        formula = re.search("[A-Za-z√]", re.sub(r"\{\w+\}", "", run))   # {name}: a number
+        return f"{LRI}{run}{PDI}" if formula else run
+    return _RUN.sub(ltr, text) if rtl(text) else text
+
+
+def bidi(text: str) -> str:
+    """A static string for the SVG, in its own direction."""
+    return f"{RLE}{isolate(text)}{PDF}" if rtl(text) else text
+
+
+def say(template: str, **parts: str) -> str:
+    """A Vega expression writing `template` (from the strings) with {name} replaced by parts[name]."""
+    text = bidi(template)
+    out, pos = [], 0
+    for m in re.finditer(r"\{(\w+)\}", text):
+        if m.start() > pos:
+            out.append(json.dumps(text[pos:m.start()], ensure_ascii=False))
+        out.append(f"({parts[m.group(1)]})")
+        pos = m.end()
+    if pos < len(text):
+        out.append(json.dumps(text[pos:], ensure_ascii=False))
+    return " + ".join(out) or '""'
+
+
+def label(text: str) -> str:
+    """A control's name (HTML); a right-to-left one ends with a right-to-left mark so the value keeps its side."""
+    return f"{isolate(text)}{RLM}" if rtl(text) else text
+
+
+def anchor(text: str) -> str:
+    """Panel titles start where their script starts."""
+    return "end" if rtl(text) else "start"
+
+
+def build(data: dict, t: dict) -> alt.TopLevelMixin:
+    inter = data["sa_heads"]["interactive"]
+    d, counts = inter["d"], inter["head_counts"]
+    n = len(inter["q"])
+    grid = round(n ** 0.5)
+    ring = data["sa_equivariance"]["patches"]
+    assert data["sa_equivariance"]["shape"] == data["sa_heads"]["shape"] and len(ring) == n
+    side = round(len(ring[0]) ** 0.5)
+    for r in data["sa_heads"]["params"]:          # the counter below is what torch counted
+        assert r["counted"] == 4 * r["d"] ** 2 + 4 * r["d"], r
+
+    patch = alt.param(name="patch", value=10, bind=alt.binding_range(
+        min=0, max=n - 1, step=1, name=label(t["slider"])))
+    heads = alt.param(name="heads", value=4, bind=alt.binding_radio(
+        options=counts, labels=[t["head_labels"][str(h)] for h in counts], name=label(t["heads"])))
+    P, H = patch.name, heads.name
+
+    tokens = alt.Data(values=[{"j": j, "q": q, "k": k} for j, (q, k) in enumerate(zip(inter["q"], inter["k"]))])
+    dot = " + ".join(f"(floor({c} / datum.hd) == datum.h ? datum.qp[{c}] * datum.k[{c}] : 0)" for c in range(d))
+    per_head = (alt.Chart(tokens)
+                .transform_calculate(pk=P)
+                .transform_lookup(lookup="pk", from_=alt.LookupData(data=tokens, key="j", fields=["q"]), as_=["qp"])
+                .transform_calculate(hs=f"sequence(0, {H})", hd=f"{d} / {H}")
+                .transform_flatten(["hs"], as_=["h"])
+                .transform_calculate(score=dot)
+                .transform_calculate(z="datum.score / sqrt(datum.hd)")
+                .transform_joinaggregate(zmax="max(z)", groupby=["h"])
+                .transform_calculate(e="exp(datum.z - datum.zmax)")
+                .transform_joinaggregate(esum="sum(e)", groupby=["h"])
+                .transform_calculate(w="datum.e / datum.esum")
+                # one 7×7 grid per head: 1–2 heads big, 4 heads small in a centred 2×2, 8 heads 4×2
+                .transform_calculate(per=f"{H} == 8 ? 4 : 2", cu=f"{H} <= 2 ? 2 : 1",
+                                     off=f"{H} == 1 || {H} == 4 ? 8 : 0")
+                .transform_calculate(gx0=f"datum.off + (datum.h % datum.per) * 8 * datum.cu",
+                                     gy0=f"floor(datum.h / datum.per) * (8 * datum.cu + {LAB}) + {LAB}")
+                .transform_calculate(x0=f"datum.gx0 + (datum.j % {grid}) * datum.cu",
+                                     y0=f"datum.gy0 + floor(datum.j / {grid}) * datum.cu")
+                .transform_calculate(x1="datum.x0 + 0.9 * datum.cu", y1="datum.y0 + 0.9 * datum.cu"))
+    height_units = 2 * (8 + LAB)
+    sx = alt.Scale(domain=[0, 31], nice=False, zero=False)
+    sy = alt.Scale(domain=[0, height_units], nice=False, zero=False, reverse=True)
+    GX = lambda f: alt.X(f, type="quantitative", scale=sx, axis=None)  # noqa: E731
+    GY = lambda f: alt.Y(f, type="quantitative", scale=sy, axis=None)  # noqa: E731
+    cells = per_head.mark_rect().encode(
+        x=GX("x0"), x2="x1", y=GY("y0"), y2="y1",
+        fill=alt.Fill("w:Q", scale=alt.Scale(scheme="blues", zero=True), title=bidi(t["weight"]),
+                      legend=alt.Legend(orient="bottom", format=".2f", gradientLength=160, tickCount=4,
+                                        titleFontWeight="normal", direction="horizontal")),
+        tooltip=[alt.Tooltip("h1:Q", title=t["head"], format="d"), alt.Tooltip("j:Q", title=t["key"], format="d"),
+                 alt.Tooltip("w:Q", title=t["weight"], format=".3f")],
+    ).transform_calculate(h1="datum.h + 1").properties(name="cells")
+    chosen = per_head.transform_filter(f"datum.j == {P}").mark_rect(
+        fill=None, stroke=HIGHLIGHT, strokeWidth=2).encode(x=GX("x0"), x2="x1", y=GY("y0"), y2="y1")
+    right = rtl(t["head_title"])
+    names = per_head.transform_filter("datum.j == 0").transform_calculate(
+        text=say(t["head_title"], h="format(datum.h + 1, 'd')"),
+        tx=f"datum.gx0 + (datum.cu * {grid} - 0.1) * {1 if right else 0}", ty="datum.gy0 - 0.25").mark_text(
+        align="right" if right else "left", baseline="bottom", fontSize=11).encode(
+        x=GX("tx"), y=GY("ty"), text="text:N")
+    heads_view = alt.layer(cells, chosen, names).properties(
+        width=WIDTH, height=round(height_units * UNIT))
+
+    # the ring, with the chosen patch outlined
+    pixels = alt.Data(values=[{"i": i, "p": vec} for i, vec in enumerate(ring)])
+    px = alt.Scale(domain=[0, grid * side], nice=False, zero=False)
+    rpx = alt.Scale(domain=[0, grid * side], nice=False, zero=False, reverse=True)
+    img = (alt.Chart(pixels).transform_calculate(k=f"sequence(0, {side * side})")
+           .transform_flatten(["p", "k"], as_=["v", "k"])
+           .transform_calculate(x0=f"(datum.i % {grid}) * {side} + datum.k % {side}",
+                                y0=f"floor(datum.i / {grid}) * {side} + floor(datum.k / {side})")
+           .transform_calculate(x1="datum.x0 + 1", y1="datum.y0 + 1")
+           .mark_rect().encode(x=alt.X("x0:Q", scale=px, axis=None), x2="x1:Q",
+                               y=alt.Y("y0:Q", scale=rpx, axis=None), y2="y1:Q",
+                               fill=alt.Fill("v:Q", scale=alt.Scale(scheme="greys"), legend=None)))
+    box = alt.Chart(alt.Data(values=[{"view": "box"}])).transform_calculate(
+        x0=f"({P} % {grid}) * {side}", y0=f"floor({P} / {grid}) * {side}",
+        x1=f"({P} % {grid} + 1) * {side}", y1=f"(floor({P} / {grid}) + 1) * {side}",
+    ).mark_rect(fill=None, stroke=HIGHLIGHT, strokeWidth=2.5).encode(
+        x=alt.X("x0:Q", scale=px, axis=None), x2="x1:Q", y=alt.Y("y0:Q", scale=rpx, axis=None), y2="y1:Q")
+    picture = alt.layer(img, box).properties(width=RING, height=RING)
+
+    # the counters: the head size changes with the number of heads, the parameter count does not
+    parts = dict(p=f"format({P}, 'd')", h=f"format({H}, 'd')", hd=f"format({d} / {H}, 'd')",
+                 d=f"format({d}, 'd')", params=f"format(4 * {d} * {d} + 4 * {d}, ',d')",
+                 n=f"format({n}, 'd')")
+    text_w = WIDTH - RING - 14
+
+    def lines(key: str, name: str, y0: int):
+        exprs = [say(line, **{k: parts[k] for k in re.findall(r"\{(\w+)\}", line)}) for line in t[key]]
+        right_ = rtl(t[key][0])
+        field = f"text_{name}"            # views sharing a source must not write the same field
+        return alt.Chart(alt.Data(values=[{"view": name}])).transform_calculate(
+            **{field: "[" + ", ".join(exprs) + "]"}).mark_text(
+            align="right" if right_ else "left", baseline="top", fontSize=12, lineHeight=17,
+            x=text_w if right_ else 0, y=y0).encode(text=f"{field}:N").properties(name=name)
+
+    info = alt.layer(lines("about", "about", 4), lines("params", "params", 4 + 17 * len(t["about"]) + 10)).properties(
+        width=text_w, height=RING)
+
+    top = alt.hconcat(picture, info, spacing=14)
+    return alt.vconcat(top, heads_view, spacing=10).resolve_scale(fill="independent").add_params(
+        patch, heads).configure_view(stroke=None).properties(
+        title=alt.TitleParams(bidi(t["title"]), fontSize=14, anchor="middle"), description=t["description"])
+
+
+def table(data: dict, t: dict) -> dict:
+    """Parameters counted by torch against 4d² + 4d, for several widths and head counts."""
+    c = t["columns"]
+    return {"columns": [["d", "d", "d"], ["heads", c["heads"], "d"], ["head_dim", c["head_dim"], "d"],
+                        ["formula", c["formula"], ",d"], ["counted", c["counted"], ",d"]],
+            "rows": data["sa_heads"]["params"]}

@@ -1,0 +1,181 @@
+"""Shuffle the patches: attention's output moves with them (permutation equivariance) until a
+positional encoding is added; a convolution along the tokens never had that property.
+
+The eight seeded permutations of sa_equivariance and their measured errors
+max |f(Px) − P·f(x)| (attention without and with positional encoding, Conv1d) are inlined; the
+chart draws the ring and its shuffled patches and shows the error of the chosen case.
+"""
+import json
+import math
+import re
+
+import altair as alt
+
+DATA = ["sa_equivariance"]
+PANEL = 144
+WIDTH = 2 * PANEL + 20
+HIGHLIGHT = "#f58518"
+# Text in an SVG chart has no bidi context of its own (the chart is ltr so axes do not flip). A line
+# written in a right-to-left script is embedded right-to-left, and inside it every formula-like run
+# (Latin letters, √, with their numbers: "√d = {sd}", "n : ۲d") is isolated left-to-right. (Isolates,
+# not embeddings: an embedded run would pull a following "): ۲۷" into its left-to-right order.)
+RLE, PDF, RLM, LRI, PDI = "\u202b", "\u202c", "\u200f", "\u2066", "\u2069"
+_NOT_RTL = "[^\u0600-\u06ef\u06fa-\u06ff\u200c\u060c\u061b]"          # not a Persian letter, ، or ؛
+_START, _END = "[A-Za-z0-9\u06f0-\u06f9{√|]", "[A-Za-z0-9\u06f0-\u06f9}ᵀ²|\u2080-\u2089]"
+_RUN = re.compile(_START + _NOT_RTL + "*" + _END + "|[A-Za-z]")
+_RUN_NO_BRACKET = re.compile(_START + _NOT_RTL[:-1] + "()]*" + _END + "|[A-Za-z]")
+
+
+def rtl(text: str) -> bool:
+    return any("\u0590" <= ch <= "\u08ff" for ch in text)
+
+
+def isolate(text: str) -> str:
+    """Right-to-left text with its formula-like runs kept left-to-right."""
+    def ltr(m: re.Match) -> str:
+        run = m.group(0)
+        if run.count("(") != run.count(")"):          # a bracket of the sentence: the pieces inside
+            return _RUN_NO_BRACKET.sub(ltr, run)
+        formula = re.search("[A-Za-z√]", re.sub(r"\{\w+\}", "", run))   # {name}: a number
+        return f"{LRI}{run}{PDI}" if formula else run
+    return _RUN.sub(ltr, text) if rtl(text) else text
+
+
+def bidi(text: str) -> str:
+    """A static string for the SVG, in its own direction."""
+    return f"{RLE}{isolate(text)}{PDF}" if rtl(text) else text
+
+
+def say(template: str, **parts: str) -> str:
+    """A Vega expression writing `template` (from the strings) with {name} replaced by parts[name]."""
+    text = bidi(template)
+    out, pos = [], 0
+    for m in re.finditer(r"\{(\w+)\}", text):
+        if m.start() > pos:
+            out.append(json.dumps(text[pos:m.start()], ensure_ascii=False))
+        out.append(f"({parts[m.group(1)]})")
+        pos = m.end()
+    if pos < len(text):
+        out.append(json.dumps(text[pos:], ensure_ascii=False))
+    return " + ".join(out) or '""'
+
+
+def label(text: str) -> str:
+    """A control's name (HTML); a right-to-left one ends with a right-to-left mark so the value keeps its side."""
+    return f"{isolate(text)}{RLM}" if rtl(text) else text
+
+
+def anchor(text: str) -> str:
+    """Panel titles start where their script starts."""
+    return "end" if rtl(text) else "start"
+
+
+def build(data: dict, t: dict) -> alt.TopLevelMixin:
+    eq = data["sa_equivariance"]
+    perms, ring = eq["permutations"], eq["patches"]
+    n = len(ring)
+    grid, side = round(n ** 0.5), round(len(ring[0]) ** 0.5)
+
+    perm = alt.param(name="perm", value=1, bind=alt.binding_range(
+        min=1, max=len(perms), step=1, name=label(t["slider"])))
+    pe = alt.param(name="pe", value=False, bind=alt.binding_checkbox(name=label(t["pe"])))
+    K, PE = perm.name, pe.name
+
+    pixels = alt.Data(values=[{"tok": i, "p": vec} for i, vec in enumerate(ring)])
+    px = alt.Scale(domain=[0, grid * side], nice=False, zero=False)
+    rpx = alt.Scale(domain=[0, grid * side], nice=False, zero=False, reverse=True)
+    shade = alt.Scale(scheme="greys", domain=[min(map(min, ring)), max(map(max, ring))])
+
+    def picture(chart: alt.Chart, title: str) -> alt.LayerChart:
+        img = (chart.transform_calculate(k=f"sequence(0, {side * side})")
+               .transform_flatten(["p", "k"], as_=["v", "k"])
+               .transform_calculate(x0=f"(datum.slot % {grid}) * {side} + datum.k % {side}",
+                                    y0=f"floor(datum.slot / {grid}) * {side} + floor(datum.k / {side})")
+               .transform_calculate(x1="datum.x0 + 1", y1="datum.y0 + 1")
+               .mark_rect().encode(x=alt.X("x0:Q", scale=px, axis=None), x2="x1:Q",
+                                   y=alt.Y("y0:Q", scale=rpx, axis=None), y2="y1:Q",
+                                   fill=alt.Fill("v:Q", scale=shade, legend=None)))
+        cuts = alt.Chart(alt.Data(values=[{"v": v * side} for v in range(1, grid)])).mark_rule(
+            stroke=HIGHLIGHT, strokeOpacity=0.5, strokeWidth=0.8)
+        return alt.layer(img, cuts.encode(x=alt.X("v:Q", scale=px, axis=None), y=alt.YValue(0), y2=alt.YValue(PANEL)),
+                         cuts.encode(y=alt.Y("v:Q", scale=rpx, axis=None), x=alt.XValue(0), x2=alt.XValue(PANEL))
+                         ).properties(width=PANEL, height=PANEL,
+                                      title=alt.TitleParams(bidi(title), fontSize=12, anchor=anchor(title)))
+
+    original = picture(alt.Chart(pixels).transform_calculate(slot="datum.tok"), t["original"])
+    # perm[j] = which token goes to slot j: flatten the chosen permutation, fetch each token's pixels
+    table_ = alt.Data(values=[{"k": r["i"] + 1, "perm": r["perm"]} for r in perms])
+    moved = (alt.Chart(table_).transform_filter(f"datum.k == {K}")
+             .transform_calculate(slots=f"sequence(0, {n})")
+             .transform_flatten(["perm", "slots"], as_=["tok", "slot"])
+             .transform_lookup(lookup="tok", from_=alt.LookupData(data=pixels, key="tok", fields=["p"])))
+    shuffled = picture(moved, t["shuffled"])
+
+    # the measured error of the chosen case, big; the other rows for contrast (the views share the
+    # chosen row's tuple, so each writes its own field)
+    errs = alt.Data(values=[{"k": r["i"] + 1, "no_pe": r["err_no_pe"], "with_pe": r["err_pe"],
+                             "conv": r["err_conv"]} for r in perms])
+    chosen = (alt.Chart(errs).transform_filter(f"datum.k == {K}")
+              .transform_calculate(shown=f"{PE} ? datum.with_pe : datum.no_pe")
+              .transform_calculate(ex="floor(log(datum.shown) / LN10)")
+              .transform_calculate(mant="datum.shown / pow(10, datum.ex)", small="datum.shown < 0.001"))
+    mid = WIDTH / 2
+    big_plain = chosen.transform_filter("!datum.small").transform_calculate(
+        t_plain="format(datum.shown, '.3f')").mark_text(fontSize=30, fontWeight="bold", align="center",
+                                                         baseline="alphabetic", x=mid, y=36).encode(text="t_plain:N")
+    big_mant = chosen.transform_filter("datum.small").transform_calculate(
+        t_mant="format(datum.mant, '.1f') + ' · ' + format(10, 'd')").mark_text(
+        fontSize=30, fontWeight="bold", align="right", baseline="alphabetic", x=mid + 18, y=36).encode(text="t_mant:N")
+    big_exp = chosen.transform_filter("datum.small").transform_calculate(
+        t_exp="format(datum.ex, 'd')").mark_text(fontSize=17, fontWeight="bold", align="left",
+                                                   baseline="alphabetic", x=mid + 20, y=20).encode(text="t_exp:N")
+    parts = dict(what=f"{PE} ? {json.dumps(bidi(t['with_pe']), ensure_ascii=False)} : "
+                      f"{json.dumps(bidi(t['without_pe']), ensure_ascii=False)}",
+                 conv="format(datum.conv, '.3f')", k=f"format({K}, 'd')",
+                 scale=f"format({eq['out_scale']}, '.2f')")
+    exprs = [say(line, **{p: parts[p] for p in re.findall(r"\{(\w+)\}", line)}) for line in t["lines"]]
+    words = chosen.transform_calculate(t_words="[" + ", ".join(exprs) + "]").mark_text(
+        fontSize=12, lineHeight=17, align="center", baseline="top", x=mid, y=46).encode(text="t_words:N")
+    readout = alt.layer(big_plain.properties(name="big"), big_mant.properties(name="big_mant"), big_exp,
+                        words).properties(width=WIDTH, height=46 + 17 * len(t["lines"]) + 4)
+
+    # all eight permutations on a log scale: float noise, positional encoding, convolution
+    strip_rows = [{"k": r["i"] + 1, "op": op, "err": r[key]} for r in perms
+                  for op, key in (("no_pe", "err_no_pe"), ("with_pe", "err_pe"), ("conv", "err_conv"))]
+    lo = 10 ** math.floor(math.log10(min(r["err"] for r in strip_rows)))
+    hi = 10 ** math.ceil(math.log10(max(r["err"] for r in strip_rows)))
+    ops = ["no_pe", "with_pe", "conv"]
+    row_of = {o: i for i, o in enumerate(ops)}
+    strip_base = alt.Chart(alt.Data(values=[dict(r, row=row_of[r["op"]]) for r in strip_rows]))
+    sx = alt.X("err:Q", scale=alt.Scale(type="log", domain=[lo, hi]), title=bidi(t["strip_x"]),
+               axis=alt.Axis(format=".0e", tickCount=5, titleFontWeight="normal", grid=True))
+    ry = alt.Scale(domain=[-0.75, len(ops) - 0.4], nice=False, zero=False, reverse=True)
+    sy = alt.Y("row:Q", scale=ry, axis=None)
+    dots = strip_base.mark_point(filled=True, size=40, opacity=0.35, color="#888").encode(x=sx, y=sy)
+    now = strip_base.transform_filter(f"datum.k == {K}").transform_calculate(
+        on=f"datum.op == 'conv' || (datum.op == 'with_pe') == {PE}",
+        name=f"{json.dumps([t['ops'][o] for o in ops], ensure_ascii=False)}[datum.row]").mark_point(
+        filled=True, size=110, opacity=1).encode(
+        x=sx, y=sy, color=alt.Color("on:N", scale=alt.Scale(domain=[True, False], range=[HIGHLIGHT, "#4c78a8"]),
+                                    legend=None),
+        tooltip=[alt.Tooltip("name:N", title=t["op"]), alt.Tooltip("err:Q", title=t["strip_x"], format=".2e")])
+    right = rtl(t["ops"]["no_pe"])
+    names = alt.Chart(alt.Data(values=[{"row": i, "name": bidi(t["ops"][o]), "err": hi if right else lo}
+                                       for i, o in enumerate(ops)])).mark_text(
+        align="right" if right else "left", baseline="bottom", dy=-7, dx=-2 if right else 2, fontSize=11).encode(
+        x=sx, y=sy, text="name:N")
+    strip = alt.layer(dots, now, names).properties(width=WIDTH, height=36 * len(ops))
+
+    top = alt.hconcat(original, shuffled, spacing=20)
+    return alt.vconcat(top, readout, strip, spacing=12).add_params(perm, pe).configure_view(
+        stroke=None).properties(title=alt.TitleParams(bidi(t["title"]), fontSize=14, anchor="middle"),
+                                description=t["description"])
+
+
+def table(data: dict, t: dict) -> dict:
+    """Per seeded permutation: max |f(Px) − P·f(x)| of attention without and with PE, and of Conv1d."""
+    c = t["columns"]
+    rows = [dict(r, k=r["i"] + 1) for r in data["sa_equivariance"]["permutations"]]
+    return {"columns": [["k", c["k"], "d"], ["err_no_pe", t["ops"]["no_pe"], ".1e"],
+                        ["err_pe", t["ops"]["with_pe"], ".1e"], ["err_conv", t["ops"]["conv"], ".1e"]],
+            "rows": rows}

@@ -1,0 +1,148 @@
+"""Receptive field of L stacked 3×3 convolutions next to attention, which covers the frame at once."""
+import json
+import math
+import re
+
+import altair as alt
+
+DATA = ["sa_receptive_field"]
+SIDE = 146   # px of each 28×28 frame; two frames side by side fit a 390 px phone
+# Text in an SVG chart has no bidi context of its own (the chart is ltr so axes do not flip). A line
+# written in a right-to-left script is embedded right-to-left, and inside it every formula-like run
+# (Latin letters, √, with their numbers: "√d = {sd}", "n : ۲d") is isolated left-to-right. (Isolates,
+# not embeddings: an embedded run would pull a following "): ۲۷" into its left-to-right order.)
+RLE, PDF, RLM, LRI, PDI = "\u202b", "\u202c", "\u200f", "\u2066", "\u2069"
+_NOT_RTL = "[^\u0600-\u06ef\u06fa-\u06ff\u200c\u060c\u061b]"          # not a Persian letter, ، or ؛
+_START, _END = "[A-Za-z0-9\u06f0-\u06f9{√|]", "[A-Za-z0-9\u06f0-\u06f9}ᵀ²|\u2080-\u2089]"
+_RUN = re.compile(_START + _NOT_RTL + "*" + _END + "|[A-Za-z]")
+_RUN_NO_BRACKET = re.compile(_START + _NOT_RTL[:-1] + "()]*" + _END + "|[A-Za-z]")
+
+
+def rtl(text: str) -> bool:
+    return any("\u0590" <= ch <= "\u08ff" for ch in text)
+
+
+def isolate(text: str) -> str:
+    """Right-to-left text with its formula-like runs kept left-to-right."""
+    def ltr(m: re.Match) -> str:
+        run = m.group(0)
+        if run.count("(") != run.count(")"):          # a bracket of the sentence: the pieces inside
+            return _RUN_NO_BRACKET.sub(ltr, run)
+        formula = re.search("[A-Za-z√]", re.sub(r"\{\w+\}", "", run))   # {name}: a number
+        return f"{LRI}{run}{PDI}" if formula else run
+    return _RUN.sub(ltr, text) if rtl(text) else text
+
+
+def bidi(text: str) -> str:
+    """A static string for the SVG, in its own direction."""
+    return f"{RLE}{isolate(text)}{PDF}" if rtl(text) else text
+
+
+def say(template: str, **parts: str) -> str:
+    """A Vega expression writing `template` (from the strings) with {name} replaced by parts[name]."""
+    text = bidi(template)
+    out, pos = [], 0
+    for m in re.finditer(r"\{(\w+)\}", text):
+        if m.start() > pos:
+            out.append(json.dumps(text[pos:m.start()], ensure_ascii=False))
+        out.append(f"({parts[m.group(1)]})")
+        pos = m.end()
+    if pos < len(text):
+        out.append(json.dumps(text[pos:], ensure_ascii=False))
+    return " + ".join(out) or '""'
+
+
+def label(text: str) -> str:
+    """A control's name (HTML); a right-to-left one ends with a right-to-left mark so the value keeps its side."""
+    return f"{isolate(text)}{RLM}" if rtl(text) else text
+
+
+def anchor(text: str) -> str:
+    """Panel titles start where their script starts."""
+    return "end" if rtl(text) else "start"
+
+
+def build(data: dict, t: dict) -> alt.TopLevelMixin:
+    rf = data["sa_receptive_field"]
+    frame, patch, kernel = rf["frame"], rf["patch"], rf["kernel"]
+    grid = frame // patch
+    centre = frame // 2 - 1          # the experiment's central output pixel (row and column 13)
+    rows = rf["by_layers"]
+    for r in rows:                   # the square drawn below is the one the experiment measured
+        lo, hi = max(centre - r["layers"], 0), min(centre + r["layers"], frame - 1)
+        assert math.isclose((hi - lo + 1) ** 2 / frame ** 2, r["center_share"], rel_tol=1e-4), r
+
+    layers = alt.param(name="layers", value=3, bind=alt.binding_range(
+        min=rows[0]["layers"], max=rows[-1]["layers"], step=1, name=label(t["slider"])))
+
+    scale = alt.Scale(domain=[0, frame], nice=False, zero=False)
+    yscale = alt.Scale(domain=[0, frame], nice=False, zero=False, reverse=True)
+    X = lambda f: alt.X(f, type="quantitative", scale=scale, axis=None)  # noqa: E731
+    Y = lambda f: alt.Y(f, type="quantitative", scale=yscale, axis=None)  # noqa: E731
+    size = dict(width=SIDE, height=SIDE)
+
+    def frame_rect(fill: str, opacity: float):
+        return alt.Chart(alt.Data(values=[{"a": 0, "b": frame}])).mark_rect(
+            fill=fill, fillOpacity=opacity, stroke="#888", strokeWidth=1).encode(
+            x=X("a"), x2="b", y=Y("a"), y2="b")
+
+    # left: pixel grid, the receptive field of the central output pixel, and that pixel
+    lines = alt.Chart(alt.Data(values=[{"v": v} for v in range(1, frame)])).mark_rule(
+        stroke="#888", strokeOpacity=0.18, strokeWidth=0.5)
+    pix_v = lines.encode(x=X("v"), y=alt.YValue(0), y2=alt.YValue(SIDE))
+    pix_h = lines.encode(y=Y("v"), x=alt.XValue(0), x2=alt.XValue(SIDE))
+    current = alt.Chart(alt.Data(values=rows)).transform_filter(f"datum.layers == {layers.name}")
+    field = current.transform_calculate(
+        lo=f"max({centre} - datum.layers, 0)", hi=f"min({centre} + datum.layers, {frame - 1}) + 1",
+    ).mark_rect(fill="#f58518", fillOpacity=0.55, stroke="#f58518", strokeWidth=1.5).encode(
+        x=X("lo"), x2="hi", y=Y("lo"), y2="hi")
+    centre_px = alt.Chart(alt.Data(values=[{"a": centre, "b": centre + 1}])).mark_rect(
+        fill="#b5391a").encode(x=X("a"), x2="b", y=Y("a"), y2="b")
+    conv = (frame_rect("#888", 0.06) + pix_v + pix_h + field + centre_px).properties(
+        title=alt.TitleParams(bidi(t["conv"]), fontSize=12, anchor=anchor(t["conv"])), **size)
+
+    # right: the whole frame, the 7×7 patch grid, and lines from the central patch to every other
+    cuts = alt.Chart(alt.Data(values=[{"v": v * patch} for v in range(1, grid)])).mark_rule(
+        stroke="#4c78a8", strokeOpacity=0.7, strokeWidth=1)
+    cut_v = cuts.encode(x=X("v"), y=alt.YValue(0), y2=alt.YValue(SIDE))
+    cut_h = cuts.encode(y=Y("v"), x=alt.XValue(0), x2=alt.XValue(SIDE))
+    mid = (grid // 2 + 0.5) * patch
+    links = alt.Chart(alt.Data(values=[
+        {"x": (k % grid + 0.5) * patch, "y": (k // grid + 0.5) * patch, "x0": mid, "y0": mid}
+        for k in range(grid * grid) if k != grid * grid // 2])).mark_rule(
+        stroke="#1f4e79", strokeOpacity=0.55, strokeWidth=0.8).encode(
+        x=X("x0"), y=Y("y0"), x2="x", y2="y")
+    hub = alt.Chart(alt.Data(values=[{"x": mid}])).mark_point(
+        filled=True, size=30, color="#1f4e79", opacity=1).encode(x=X("x"), y=Y("x"))
+    attn = (frame_rect("#4c78a8", 0.3) + cut_v + cut_h + links + hub).properties(
+        title=alt.TitleParams(bidi(t["attn"]), fontSize=12, anchor=anchor(t["attn"])), **size)
+
+    # the numbers under each frame, updated by the slider
+    def readout(lines_: list[str], name: str):
+        base = current.transform_calculate(        # formatted copies, f_<name>, for the lines' {name}
+            f_L="format(datum.layers, 'd')", f_rf="format(datum.rf, 'd')",
+            f_kw="format(datum.kernel_weights, ',d')", f_share="format(datum.center_share, '.1%')",
+            f_ashare="format(datum.attention_share, '.0%')", f_n=f"format({grid * grid}, 'd')",
+            f_pairs="format(datum.attention_pairs, ',d')", f_k=f"format({kernel}, 'd')",
+            f_kk=f"format({kernel * kernel}, 'd')", f_f=f"format({frame}, 'd')", f_p=f"format({patch}, 'd')")
+        exprs = [say(line, **{k: f"datum.f_{k}" for k in re.findall(r"\{(\w+)\}", line)}) for line in lines_]
+        right = rtl(lines_[0])
+        field = f"text_{name}"            # the two readouts share their source: own fields
+        return base.transform_calculate(**{field: "[" + ", ".join(exprs) + "]"}).mark_text(
+            align="right" if right else "left", baseline="top", fontSize=12, lineHeight=17, y=4,
+            x=SIDE if right else 0).encode(text=f"{field}:N").properties(
+            width=SIDE, height=17 * len(lines_) + 4, name=name)
+
+    left = alt.vconcat(conv, readout(t["conv_lines"], "conv_numbers"), spacing=6)
+    right = alt.vconcat(attn, readout(t["attn_lines"], "attn_numbers"), spacing=6)
+    return alt.hconcat(left, right, spacing=18).add_params(layers).configure_view(
+        stroke=None).configure_title(offset=6).properties(
+        title=alt.TitleParams(bidi(t["title"]), fontSize=14, anchor="middle"), description=t["description"])
+
+
+def table(data: dict, t: dict) -> dict:
+    """Per number of layers: the field, the kernel numbers it took, the share of the frame, attention's pairs."""
+    c = t["columns"]
+    return {"columns": [["layers", c["layers"], "d"], ["rf", c["rf"], "d"], ["kernel_weights", c["kernel_weights"], "d"],
+                        ["center_share", c["center_share"], ".1%"], ["attention_pairs", c["attention_pairs"], ",d"]],
+            "rows": data["sa_receptive_field"]["by_layers"]}
