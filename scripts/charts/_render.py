@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from pathlib import Path
 
 import vl_convert as vlc
@@ -64,6 +65,16 @@ def follow_page_colours(node):
         for v in node:
             follow_page_colours(v)
     return node
+
+
+def stable_svg(svg: str) -> str:
+    """vl-convert numbers clip paths with a counter that runs across renders in one process, so the
+    same chart could get other ids depending on what was rendered before it: renumber in order."""
+    order: dict[str, str] = {}
+    for m in re.finditer(r"\bclip(\d+)\b", svg):
+        order.setdefault(m.group(1), str(len(order) + 1))
+    svg = re.sub(r"\bclip(\d+)\b", lambda m: "clip" + order[m.group(1)], svg)
+    return svg if svg.endswith("\n") else svg + "\n"
 
 
 def render(chart: str, lang: str, strings: dict) -> dict:

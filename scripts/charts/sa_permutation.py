@@ -11,63 +11,22 @@ import re
 
 import altair as alt
 
+from scripts.charts._text import rtl, bidi, say, label, anchor
+
 DATA = ["sa_equivariance"]
+PADDING = {"top": 28, "left": 5, "right": 5, "bottom": 5}   # the page's chart menu sits top right
 PANEL = 144
 WIDTH = 2 * PANEL + 20
 HIGHLIGHT = "#f58518"
-# Text in an SVG chart has no bidi context of its own (the chart is ltr so axes do not flip). A line
-# written in a right-to-left script is embedded right-to-left, and inside it every formula-like run
-# (Latin letters, √, with their numbers: "√d = {sd}", "n : ۲d") is isolated left-to-right. (Isolates,
-# not embeddings: an embedded run would pull a following "): ۲۷" into its left-to-right order.)
-RLE, PDF, RLM, LRI, PDI = "\u202b", "\u202c", "\u200f", "\u2066", "\u2069"
-_NOT_RTL = "[^\u0600-\u06ef\u06fa-\u06ff\u200c\u060c\u061b]"          # not a Persian letter, ، or ؛
-_START, _END = "[A-Za-z0-9\u06f0-\u06f9{√|]", "[A-Za-z0-9\u06f0-\u06f9}ᵀ²|\u2080-\u2089]"
-_RUN = re.compile(_START + _NOT_RTL + "*" + _END + "|[A-Za-z]")
-_RUN_NO_BRACKET = re.compile(_START + _NOT_RTL[:-1] + "()]*" + _END + "|[A-Za-z]")
 
-
-def rtl(text: str) -> bool:
-    return any("\u0590" <= ch <= "\u08ff" for ch in text)
-
-
-def isolate(text: str) -> str:
-    """Right-to-left text with its formula-like runs kept left-to-right."""
-    def ltr(m: re.Match) -> str:
-        run = m.group(0)
-        if run.count("(") != run.count(")"):          # a bracket of the sentence: the pieces inside
-            return _RUN_NO_BRACKET.sub(ltr, run)
-        formula = re.search("[A-Za-z√]", re.sub(r"\{\w+\}", "", run))   # {name}: a number
-        return f"{LRI}{run}{PDI}" if formula else run
-    return _RUN.sub(ltr, text) if rtl(text) else text
-
-
-def bidi(text: str) -> str:
-    """A static string for the SVG, in its own direction."""
-    return f"{RLE}{isolate(text)}{PDF}" if rtl(text) else text
-
-
-def say(template: str, **parts: str) -> str:
-    """A Vega expression writing `template` (from the strings) with {name} replaced by parts[name]."""
-    text = bidi(template)
-    out, pos = [], 0
-    for m in re.finditer(r"\{(\w+)\}", text):
-        if m.start() > pos:
-            out.append(json.dumps(text[pos:m.start()], ensure_ascii=False))
-        out.append(f"({parts[m.group(1)]})")
-        pos = m.end()
-    if pos < len(text):
-        out.append(json.dumps(text[pos:], ensure_ascii=False))
-    return " + ".join(out) or '""'
-
-
-def label(text: str) -> str:
-    """A control's name (HTML); a right-to-left one ends with a right-to-left mark so the value keeps its side."""
-    return f"{isolate(text)}{RLM}" if rtl(text) else text
-
-
-def anchor(text: str) -> str:
-    """Panel titles start where their script starts."""
-    return "end" if rtl(text) else "start"
+# Log-axis labels as powers of ten, 10⁻⁶: the base goes through the page's number format (Persian
+# digits on fa pages), the exponent is written in superscript digits, the same in both languages
+# (a label like "1e-6" would put a Latin e between Persian digits). Ticks between powers stay bare.
+_SUP = json.dumps(list("⁰¹²³⁴⁵⁶⁷⁸⁹"), ensure_ascii=False)
+_EXP = "round(log(datum.value) / LN10)"
+POWER_OF_TEN = (f"abs(log(datum.value) / LN10 - {_EXP}) > 1e-6 ? '' : format(10, 'd') + "
+                f"({_EXP} < 0 ? '⁻' : '') + (abs({_EXP}) >= 10 ? {_SUP}[floor(abs({_EXP}) / 10)] : '') + "
+                f"{_SUP}[abs({_EXP}) % 10]")
 
 
 def build(data: dict, t: dict) -> alt.TopLevelMixin:
@@ -148,7 +107,7 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
     row_of = {o: i for i, o in enumerate(ops)}
     strip_base = alt.Chart(alt.Data(values=[dict(r, row=row_of[r["op"]]) for r in strip_rows]))
     sx = alt.X("err:Q", scale=alt.Scale(type="log", domain=[lo, hi]), title=bidi(t["strip_x"]),
-               axis=alt.Axis(format=".0e", tickCount=5, titleFontWeight="normal", grid=True))
+               axis=alt.Axis(labelExpr=POWER_OF_TEN, tickCount=5, titleFontWeight="normal", grid=True))
     ry = alt.Scale(domain=[-0.75, len(ops) - 0.4], nice=False, zero=False, reverse=True)
     sy = alt.Y("row:Q", scale=ry, axis=None)
     dots = strip_base.mark_point(filled=True, size=40, opacity=0.35, color="#888").encode(x=sx, y=sy)
@@ -168,7 +127,7 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
 
     top = alt.hconcat(original, shuffled, spacing=20)
     return alt.vconcat(top, readout, strip, spacing=12).add_params(perm, pe).configure_view(
-        stroke=None).properties(title=alt.TitleParams(bidi(t["title"]), fontSize=14, anchor="middle"),
+        stroke=None).properties(title=alt.TitleParams(bidi(t["title"]), fontSize=14, anchor="middle"), padding=PADDING,
                                 description=t["description"])
 
 

@@ -5,67 +5,16 @@ slider that moves t4's first coordinate re-runs the whole formula: scores, ÷√
 row sums, the attention matrix, the output.
 """
 import json
-import re
 
 import altair as alt
 
+from scripts.charts._text import rtl, bidi, say, label, anchor
+
 DATA = ["sa_toy"]
+PADDING = {"top": 28, "left": 5, "right": 5, "bottom": 5}   # the page's chart menu sits top right
 COL = 49            # px per table column
 ROW = 27            # px per table row
 POS, NEG = "#4c78a8", "#e45756"
-# Text in an SVG chart has no bidi context of its own (the chart is ltr so axes do not flip). A line
-# written in a right-to-left script is embedded right-to-left, and inside it every formula-like run
-# (Latin letters, √, with their numbers: "√d = {sd}", "n : ۲d") is isolated left-to-right. (Isolates,
-# not embeddings: an embedded run would pull a following "): ۲۷" into its left-to-right order.)
-RLE, PDF, RLM, LRI, PDI = "\u202b", "\u202c", "\u200f", "\u2066", "\u2069"
-_NOT_RTL = "[^\u0600-\u06ef\u06fa-\u06ff\u200c\u060c\u061b]"          # not a Persian letter, ، or ؛
-_START, _END = "[A-Za-z0-9\u06f0-\u06f9{√|]", "[A-Za-z0-9\u06f0-\u06f9}ᵀ²|\u2080-\u2089]"
-_RUN = re.compile(_START + _NOT_RTL + "*" + _END + "|[A-Za-z]")
-_RUN_NO_BRACKET = re.compile(_START + _NOT_RTL[:-1] + "()]*" + _END + "|[A-Za-z]")
-
-
-def rtl(text: str) -> bool:
-    return any("\u0590" <= ch <= "\u08ff" for ch in text)
-
-
-def isolate(text: str) -> str:
-    """Right-to-left text with its formula-like runs kept left-to-right."""
-    def ltr(m: re.Match) -> str:
-        run = m.group(0)
-        if run.count("(") != run.count(")"):          # a bracket of the sentence: the pieces inside
-            return _RUN_NO_BRACKET.sub(ltr, run)
-        formula = re.search("[A-Za-z√]", re.sub(r"\{\w+\}", "", run))   # {name}: a number
-        return f"{LRI}{run}{PDI}" if formula else run
-    return _RUN.sub(ltr, text) if rtl(text) else text
-
-
-def bidi(text: str) -> str:
-    """A static string for the SVG, in its own direction."""
-    return f"{RLE}{isolate(text)}{PDF}" if rtl(text) else text
-
-
-def say(template: str, **parts: str) -> str:
-    """A Vega expression writing `template` (from the strings) with {name} replaced by parts[name]."""
-    text = bidi(template)
-    out, pos = [], 0
-    for m in re.finditer(r"\{(\w+)\}", text):
-        if m.start() > pos:
-            out.append(json.dumps(text[pos:m.start()], ensure_ascii=False))
-        out.append(f"({parts[m.group(1)]})")
-        pos = m.end()
-    if pos < len(text):
-        out.append(json.dumps(text[pos:], ensure_ascii=False))
-    return " + ".join(out) or '""'
-
-
-def label(text: str) -> str:
-    """A control's name (HTML); a right-to-left one ends with a right-to-left mark so the value keeps its side."""
-    return f"{isolate(text)}{RLM}" if rtl(text) else text
-
-
-def anchor(text: str) -> str:
-    """Panel titles start where their script starts."""
-    return "end" if rtl(text) else "start"
 
 
 def build(data: dict, t: dict) -> alt.TopLevelMixin:
@@ -151,7 +100,7 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
     table = alt.layer(rects, t1_row, numbers, sums, arrows, headers, corner).properties(
         width=6 * COL, height=(n + 1) * ROW)
 
-    # what this step does, two lines from the strings
+    # what this step does, a few lines from the strings
     steps_expr = "[" + ", ".join(
         "[" + ", ".join(say(line, d=dfmt, sqrt=f"format(sqrt({d}), '.3f')") for line in lines) + "]"
         for lines in t["steps"]) + f"][{S} - 1]"
@@ -180,13 +129,13 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
     moves = at5.mark_rule(color="#f58518", strokeWidth=1.5).encode(x=PX("ai"), y=PY("bi"), x2="y1", y2="y2")
     outs = at5.mark_point(filled=False, size=70, color="#f58518", strokeWidth=2, opacity=1).encode(
         x=PX("y1"), y=PY("y2"))
-    out_names = at5.mark_text(align="right", dx=-7, dy=10, fontSize=12, color="#c35a00").encode(
+    out_names = at5.mark_text(align="right", dx=-7, dy=10, fontSize=12, color="#f58518").encode(
         x=PX("y1"), y=PY("y2"), text="yname:N")
     plane = alt.layer(pts, pt_names, moves, outs, out_names).properties(
         width=6 * COL, height=150, title=alt.TitleParams(bidi(t["plane"]), fontSize=12, anchor=anchor(t["plane"])))
 
     return alt.vconcat(caption, table, plane, spacing=8).add_params(step, t4x).configure_view(
-        stroke=None).properties(title=alt.TitleParams(bidi(t["title"]), fontSize=14, anchor="middle"),
+        stroke=None).properties(title=alt.TitleParams(bidi(t["title"]), fontSize=14, anchor="middle"), padding=PADDING,
                                 description=t["description"])
 
 

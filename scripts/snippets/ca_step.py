@@ -8,11 +8,11 @@ def softmax(xs):
     return [e / total for e in es]
 
 
-query = (1, 1)
-keys = [(1, 0), (0, 1), (2, 2), (-1, 1)]
+q_decoder = (1, 1)                              # the decoder's question for word six
+k_encoder = [(1, 0), (0, 1), (2, 2), (-1, 1)]   # one key per source word, from the encoder
 
-scores = [sum(a * b for a, b in zip(query, k)) for k in keys]
-scaled = [s / sqrt(len(query)) for s in scores]
+scores = [sum(a * b for a, b in zip(q_decoder, k)) for k in k_encoder]
+scaled = [s / sqrt(len(q_decoder)) for s in scores]
 weights = softmax(scaled)
 
 for name, row in (("scores", scores), ("scaled", scaled), ("weights", weights)):
