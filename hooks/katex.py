@@ -40,7 +40,9 @@ def render(items: list[tuple[str, bool]], where: str) -> list[str]:
     return [(CACHE / k).read_text(encoding="utf-8") for k in keys]
 
 
-def on_page_content(content: str, page, config, files, **kwargs) -> str:
+def on_post_page(content: str, page, config, **kwargs) -> str:
+    # After the page is written out, not on its content: the search index then holds the TeX
+    # source of each formula (searchable) instead of KaTeX's three renderings of it.
     found = list(MATH.finditer(content))
     if not found:
         return content

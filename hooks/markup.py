@@ -5,10 +5,15 @@
   errors; CORS errors on file://). The visible language switcher already links each page to its
   counterpart, so the head links go.
 - The search dialog has role="dialog" but no accessible name (axe: aria-dialog-name).
+- The search index is written with every Persian and Cyrillic letter as a \\uXXXX escape; as
+  plain UTF-8 it is about half the size, and every page downloads it.
 """
+import json
 import re
 import sys
 from pathlib import Path
+
+from mkdocs.plugins import event_priority
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scripts.common.i18n import strings  # noqa: E402
@@ -23,3 +28,15 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
     if SEARCH_DIALOG not in output:
         raise RuntimeError("Material's search markup changed: update hooks/markup.py")
     return output.replace(SEARCH_DIALOG, SEARCH_DIALOG[:-1] + f' aria-label="{name}">', 1)
+
+
+@event_priority(-100)  # after static-i18n merged both languages' index (and the offline plugin inlined it)
+def on_post_build(config, **kwargs) -> None:
+    folder = Path(config["site_dir"]) / "search"
+    index = folder / "search_index.json"
+    if not index.exists():
+        return
+    text = json.dumps(json.loads(index.read_text(encoding="utf-8")), ensure_ascii=False, separators=(",", ":"))
+    index.write_text(text, encoding="utf-8")
+    if (folder / "search_index.js").exists():  # the offline copy reads the index from a script
+        (folder / "search_index.js").write_text(f"var __index = {text}", encoding="utf-8")

@@ -65,3 +65,14 @@ def test_printed_strings_are_in_the_language(site_dir):
     assert "فهرست" in fa and "صفحه" in fa and re.search(r"[۱-۹]", fa)
     assert "Зміст" in uk and "Сторінка" in uk
     assert "Table of Contents" not in fa + uk and "Page " not in fa + uk
+
+
+def test_persian_cover_date_is_solar_hijri():
+    import datetime as dt
+    from pdf import date_text, gregorian_to_jalali
+    assert gregorian_to_jalali(2026, 3, 21) == (1405, 1, 1)     # Nowruz 1405
+    assert gregorian_to_jalali(2026, 11, 30) == (1405, 9, 9)
+    assert gregorian_to_jalali(2024, 3, 19) == (1402, 12, 29)   # last day of 1402
+    from scripts.common.i18n import strings
+    assert date_text("fa", strings("fa")["ui"]["print"], dt.date(2026, 11, 30)) == "۹ آذر ۱۴۰۵"
+    assert date_text("uk", strings("uk")["ui"]["print"], dt.date(2026, 11, 30)) == "30 листопада 2026"

@@ -45,9 +45,28 @@ def lesson_article(lang: str, name: str) -> tuple[str, list[tuple[str, str]]]:
     return f'<section class="print-lesson">{body}</section>', heads
 
 
-def date_text(lang: str, months: list[str]) -> str:
-    today = dt.date.today()
-    return f"{numfmt.fmt(today.day, 'd', lang)} {months[today.month - 1]} {numfmt.fmt(today.year, 'd', lang)}"
+def gregorian_to_jalali(gy: int, gm: int, gd: int) -> tuple[int, int, int]:
+    """The Solar Hijri (Jalali) date Persian readers use, by the usual 33-year-cycle arithmetic."""
+    before = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334]
+    gy2 = gy + 1 if gm > 2 else gy
+    days = 355666 + 365 * gy + (gy2 + 3) // 4 - (gy2 + 99) // 100 + (gy2 + 399) // 400 + gd + before[gm - 1]
+    jy = -1595 + 33 * (days // 12053)
+    days %= 12053
+    jy += 4 * (days // 1461)
+    days %= 1461
+    if days > 365:
+        jy += (days - 1) // 365
+        days = (days - 1) % 365
+    if days < 186:
+        return jy, 1 + days // 31, 1 + days % 31
+    return jy, 7 + (days - 186) // 30, 1 + (days - 186) % 30
+
+
+def date_text(lang: str, ui: dict, today: dt.date | None = None) -> str:
+    today = today or dt.date.today()
+    y, m, d = (gregorian_to_jalali(today.year, today.month, today.day) if ui.get("calendar") == "jalali"
+               else (today.year, today.month, today.day))
+    return f"{numfmt.fmt(d, 'd', lang)} {ui['months'][m - 1]} {numfmt.fmt(y, 'd', lang)}"
 
 
 def print_page(lang: str) -> Path:
@@ -65,7 +84,7 @@ def print_page(lang: str) -> Path:
     cover = (f'<section class="print-cover"><h1>{html.escape(site_name)}</h1>'
              f'<p class="print-subtitle">{html.escape(ui["subtitle"])}</p>'
              f'<p>{html.escape(ui["language"])}</p>'
-             f'<p>{html.escape(ui["built"].format(date=date_text(lang, ui["months"])))}</p></section>'
+             f'<p>{html.escape(ui["built"].format(date=date_text(lang, ui)))}</p></section>'
              f'<nav class="print-toc"><h2>{html.escape(ui["contents"])}</h2><ol>{toc_html}</ol></nav>')
     page_css = f"""<style>
 @page {{ size: A4; margin: 16mm 15mm 18mm;
