@@ -55,3 +55,12 @@ def test_rerun_on_unchanged_tree_computes_nothing():
     proc = subprocess.run([sys.executable, "-m", "scripts.run"], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert " 0/" in proc.stdout.splitlines()[-1] and "computed" not in "\n".join(proc.stdout.splitlines()[:-1]), proc.stdout
+
+
+def test_static_svg_ids_do_not_depend_on_render_order():
+    """vl-convert's clip/gradient counters run across renders; the same chart must give the same bytes."""
+    from scripts.charts._render import stable_svg
+    a = '<g clip-path="url(#clip7)"/><clipPath id="clip7"/><path fill="url(#gradient_4)"/><linearGradient id="gradient_4"/>'
+    b = '<g clip-path="url(#clip2)"/><clipPath id="clip2"/><path fill="url(#gradient_0)"/><linearGradient id="gradient_0"/>'
+    assert stable_svg(a) == stable_svg(b)
+    assert "clip1" in stable_svg(a) and "gradient_0" in stable_svg(a)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
+import warnings
 from pathlib import Path
 
 import vl_convert as vlc
@@ -41,7 +42,10 @@ def table_for(mod, chart: str, data: dict, t: dict) -> dict:
 def spec_for(chart: str, lang: str, strings: dict) -> dict:
     mod = importlib.import_module(f"scripts.charts.{chart}")
     t = strings["charts"][chart]
-    spec = mod.build(load_data(mod.DATA), t).to_dict()
+    with warnings.catch_warnings():
+        # One hover selection shared by several views (hover a patch or a matrix row) is deliberate.
+        warnings.filterwarnings("ignore", message="Automatically deduplicated selection parameter")
+        spec = mod.build(load_data(mod.DATA), t).to_dict()
     if "description" not in spec:
         raise SystemExit(f"scripts/charts/{chart}.py: give the chart a description (its accessible name)")
     spec.setdefault("config", {})["font"] = FONT[lang]
@@ -68,12 +72,18 @@ def follow_page_colours(node):
 
 
 def stable_svg(svg: str) -> str:
-    """vl-convert numbers clip paths with a counter that runs across renders in one process, so the
-    same chart could get other ids depending on what was rendered before it: renumber in order."""
-    order: dict[str, str] = {}
-    for m in re.finditer(r"\bclip(\d+)\b", svg):
-        order.setdefault(m.group(1), str(len(order) + 1))
-    svg = re.sub(r"\bclip(\d+)\b", lambda m: "clip" + order[m.group(1)], svg)
+    """vl-convert numbers clip paths and gradients with counters that run across renders in one
+    process, so a chart could get other ids depending on what was rendered before it: renumber
+    each kind in order of first appearance."""
+    order: dict[tuple[str, str], str] = {}
+    token = re.compile(r"\b(clip|gradient_|pattern_)(\d+)\b")
+
+    def renumber(m: re.Match) -> str:
+        key = (m.group(1), m.group(2))
+        if key not in order:
+            order[key] = str(sum(1 for k in order if k[0] == key[0]) + (0 if key[0] != "clip" else 1))
+        return m.group(1) + order[key]
+    svg = token.sub(renumber, svg)
     return svg if svg.endswith("\n") else svg + "\n"
 
 
