@@ -40,8 +40,13 @@ def timed(cmd: list[str], env=None) -> float:
 
 
 def bench_data() -> dict:
+    # FORCE re-measures the committed timings too; the benchmark must not change the tree, so put them back.
+    timings = {p: p.read_bytes() for p in (ROOT / "generated" / "timings").glob("*.json")}
+    force = timed([PY, "-m", "scripts.run", "--force"])
+    for p, data in timings.items():
+        p.write_bytes(data)
     return {
-        "data_force_s": timed([PY, "-m", "scripts.run", "--force"]),
+        "data_force_s": force,
         "data_unchanged_s": timed([PY, "-m", "scripts.run"]),
         "mkdocs_build_s": timed([PY, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(ROOT / "build/bench-site")]),
         "offline_s": timed([PY, "tools/offline.py"]),
