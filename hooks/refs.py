@@ -126,13 +126,17 @@ def downloads() -> dict:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
+def offline_build() -> bool:
+    return os.environ.get("OFFLINE", "").lower() in ("1", "true", "yes")
+
+
 def download_md(ref: str, where: str, lang: str, page) -> str:
     """A link to a file made before this build (offline archive, PDF), with its size and pages."""
     ui = strings(lang)["ui"]["downloads"]
     key = f"pdf-{lang}" if ref == "pdf" else ref
     if ref not in ("offline", "pdf"):
         raise PluginError(f"{where}: unknown download {ref!r}; use offline or pdf")
-    item = downloads().get(key)
+    item = None if offline_build() else downloads().get(key)
     if item is None:
         if os.environ.get("REQUIRE_DOWNLOADS"):
             raise PluginError(f"{where}: {key} has not been made yet: run `make site` (tools/offline.py, tools/pdf.py)")
@@ -230,7 +234,7 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
 def on_post_build(config, **kwargs) -> None:
     """Copy each chart's static SVG next to the site's assets (no-JS fallback), and the downloads."""
     site = Path(config["site_dir"])
-    for item in downloads().values():
+    for item in ([] if offline_build() else downloads().values()):  # the offline copy must not hold the previous archive
         src, dest = DOWNLOADS / item["file"], site / "downloads" / item["file"]
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, dest)

@@ -19,6 +19,14 @@ def unzipped(site_dir, tmp_path_factory) -> Path:
     return dest / "attention-course"
 
 
+def test_archive_holds_the_course_only(site_dir):
+    """No earlier archive or PDF inside (each build would nest the previous one), no source maps."""
+    with zipfile.ZipFile(site_dir / "downloads" / "attention-course-offline.zip") as z:
+        names = z.namelist()
+    assert not [n for n in names if "/downloads/" in n or n.endswith((".zip", ".pdf", ".map"))]
+    assert "attention-course/index.html" in names and "attention-course/fa/index.html" in names
+
+
 @pytest.fixture(scope="module")
 def ctx(browser):
     c = browser.new_context(viewport={"width": 1280, "height": 900})

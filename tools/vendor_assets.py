@@ -47,6 +47,9 @@ def main() -> int:
     # keep only the woff2 source of each @font-face
     css = re.sub(r',url\(fonts/[^)]+\.woff\) format\("woff"\)', "", css)
     css = re.sub(r',url\(fonts/[^)]+\.ttf\) format\("truetype"\)', "", css)
+    # swap, not block: text shows at once in a fallback font instead of staying invisible until
+    # KaTeX's fonts arrive (first paint was waiting on them)
+    css = css.replace("font-display:block", "font-display:swap")
     (OUT / "katex").mkdir(parents=True, exist_ok=True)
     if "format(\"woff\")" in css or ".ttf" in css:
         raise SystemExit("KaTeX CSS layout changed: update the woff2-only trimming in tools/vendor_assets.py")

@@ -72,8 +72,18 @@
     });
   }
 
+  // One chart per task, those on screen first: the page stays responsive while the rest render
+  // (one long task for all charts blocked input for a third of a second).
   function renderAll() {
-    return Promise.all(Array.prototype.map.call(document.querySelectorAll(".chart-view"), render));
+    var els = Array.prototype.slice.call(document.querySelectorAll(".chart-view"));
+    var h = window.innerHeight;
+    var distance = function (el) { var r = el.getBoundingClientRect(); return r.bottom < 0 ? -r.bottom : Math.max(0, r.top - h); };
+    els.sort(function (a, b) { return distance(a) - distance(b); });
+    return els.reduce(function (done, el) {
+      return done.then(function () {
+        return new Promise(function (resolve) { setTimeout(function () { resolve(render(el)); }, 0); });
+      });
+    }, Promise.resolve());
   }
 
   // Re-render when the reader toggles light/dark, so axes and text keep their contrast.
