@@ -59,3 +59,26 @@ def label(text: str) -> str:
 def anchor(text: str) -> str:
     """Panel titles start where their script starts."""
     return "end" if rtl(text) else "start"
+
+
+RLI = "\u2067"  # right-to-left isolate (closed by PDI)
+
+
+def iso(text: str) -> str:
+    """A right-to-left line isolated inside the chart's left-to-right SVG."""
+    return RLI + text + PDI if rtl(text) else text
+
+
+def text_expr(template: str, fields: dict | None = None) -> str:
+    """'N = {n:,d}' -> a Vega expression; numbers go through format() so they take the page's
+    digits; a Persian line is isolated right-to-left. Fields default to datum.<name>."""
+    fields = fields or {}
+    parts = re.split(r"\{(\w+)(?::([^}]*))?\}", iso(template))
+    out = []
+    for i in range(0, len(parts), 3):
+        if parts[i]:
+            out.append(json.dumps(parts[i], ensure_ascii=False))
+        if i + 1 < len(parts):
+            src = fields.get(parts[i + 1], f"datum.{parts[i + 1]}")
+            out.append(f"format({src}, '{parts[i + 2]}')" if parts[i + 2] else src)
+    return " + ".join(out)

@@ -1,34 +1,15 @@
 """Alignment table of cross-attention (illustrative weights): rows the written English words, columns
 the source words of the page's language; hovering a row shows where that word draws from."""
 import json
-import re
 
 import altair as alt
 
+from scripts.charts._text import rtl, text_expr, RLI, PDI
+
 DATA = ["ca_alignment"]
-RLI, PDI = "\u2067", "\u2069"   # isolate a right-to-left line inside the chart's left-to-right SVG
 MENU = 52                        # px kept free at the top right for the chart's menu button
 FILL = "#5c6bc0"
 MARK = "#ff9800"
-
-
-def rtl(text: str) -> bool:
-    return any("\u0600" <= c <= "\u06ff" for c in text)
-
-
-def text_expr(template: str, fields: dict | None = None) -> str:
-    """'«{target}»: {weight:.2f}' -> a Vega expression; numbers go through format() so they take the
-    page's digits; a Persian line is isolated right-to-left."""
-    fields = fields or {}
-    parts = re.split(r"\{(\w+)(?::([^}]*))?\}", (RLI + template + PDI) if rtl(template) else template)
-    out = []
-    for i in range(0, len(parts), 3):
-        if parts[i]:
-            out.append(json.dumps(parts[i], ensure_ascii=False))
-        if i + 1 < len(parts):
-            src = fields.get(parts[i + 1], f"datum.{parts[i + 1]}")
-            out.append(f"format({src}, '{parts[i + 2]}')" if parts[i + 2] else src)
-    return " + ".join(out)
 
 
 def build(data: dict, t: dict) -> alt.TopLevelMixin:

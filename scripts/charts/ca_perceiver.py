@@ -2,40 +2,17 @@
 self-attention, with the input size and the number of latents chosen by the reader."""
 import json
 import math
-import re
 
 import altair as alt
+
+from scripts.charts._text import rtl, iso, text_expr
 
 from scripts.common import numfmt
 
 DATA = ["ca_perceiver"]
-RLI, PDI = "\u2067", "\u2069"   # isolate a right-to-left line inside the chart's left-to-right SVG
 MENU = 52                        # px kept free at the top right for the chart's menu button
 SELF, CROSS = "#9e9e9e", "#5c6bc0"
 SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-
-
-def rtl(text: str) -> bool:
-    return any("\u0600" <= c <= "\u06ff" for c in text)
-
-
-def iso(text: str) -> str:
-    return RLI + text + PDI if rtl(text) else text
-
-
-def text_expr(template: str, fields: dict | None = None) -> str:
-    """'N = {n:,d}' -> a Vega expression; numbers go through format() so they take the page's
-    digits; a Persian line is isolated right-to-left."""
-    fields = fields or {}
-    parts = re.split(r"\{(\w+)(?::([^}]*))?\}", iso(template))
-    out = []
-    for i in range(0, len(parts), 3):
-        if parts[i]:
-            out.append(json.dumps(parts[i], ensure_ascii=False))
-        if i + 1 < len(parts):
-            src = fields.get(parts[i + 1], f"datum.{parts[i + 1]}")
-            out.append(f"format({src}, '{parts[i + 2]}')" if parts[i + 2] else src)
-    return " + ".join(out)
 
 
 def power_labels() -> str:
