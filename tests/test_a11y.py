@@ -80,3 +80,21 @@ def test_every_chart_is_named_described_and_has_a_data_table(ctx, base_url, lang
         assert table.count() == 1, f"{lang}/{page}: chart {i} has no data table"
         assert table.locator("th").count() >= 1 and table.locator("td").count() >= 1
     p.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", ["index", "self-attention", "cross-attention"])
+def test_slider_operable_with_keyboard(ctx, base_url, lang, page):
+    """Tab to a chart's slider and press an arrow key: the value and the drawing change."""
+    p = load(ctx, base_url, lang, page)
+    slider = p.locator(".chart-view input[type=range]").first
+    fig = slider.locator("xpath=ancestor::figure[1]")
+    before_svg = fig.locator("svg.marks").inner_html()
+    slider.focus()
+    assert p.evaluate("document.activeElement.type") == "range"
+    before = slider.input_value()
+    p.keyboard.press("ArrowRight" if float(before) < float(slider.get_attribute("max")) else "ArrowLeft")
+    p.wait_for_timeout(150)
+    assert slider.input_value() != before
+    assert fig.locator("svg.marks").inner_html() != before_svg, f"{lang}/{page}: the chart did not redraw"
+    p.close()
