@@ -5,10 +5,13 @@
   errors; CORS errors on file://). The visible language switcher already links each page to its
   counterpart, so the head links go.
 - The search dialog has role="dialog" but no accessible name (axe: aria-dialog-name).
-- The search index is written with every Persian and Cyrillic letter as a \\uXXXX escape; as
-  plain UTF-8 it is about half the size, and every page downloads it.
+- Search: one index per language. static-i18n merges both languages into /search/, so every page
+  downloaded the other language's text too and results mixed languages. Each language root gets
+  its own index (/search/, /fa/search/), written as UTF-8 (not \\uXXXX escapes), and a page's
+  search config points at its own language root.
 """
 import json
+import posixpath
 import re
 import sys
 from pathlib import Path
@@ -18,13 +21,27 @@ from mkdocs.plugins import event_priority
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scripts.common.i18n import strings  # noqa: E402
 
+CONFIG_BASE = re.compile(r'"base": "[^"]*"')
 ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
 SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
+
+
+def language_roots(config) -> list[str]:
+    """Folders of the non-default languages ("fa"), from the i18n plugin's settings."""
+    plugin = config["plugins"]["i18n"]
+    return [lang.locale for lang in plugin.config.languages if not lang.default]
 
 
 def on_post_page(output: str, page, config, **kwargs) -> str:
     name = strings(config["theme"]["language"])["ui"]["search_dialog"]
     output = ALTERNATE.sub("", output)
+    root = next((r for r in language_roots(config) if page.url.startswith(r + "/")), None)
+    if root:  # Material reads the search index at <base>/search/: this language's own
+        here = page.url.rstrip("/") if page.url.endswith("/") else posixpath.dirname(page.url)  # the page's folder
+        base = posixpath.relpath(root, here)
+        output, n = CONFIG_BASE.subn(f'"base": "{base}"', output, count=1)
+        if n != 1:
+            raise RuntimeError("Material's __config has no base: update hooks/markup.py")
     if SEARCH_DIALOG not in output:
         raise RuntimeError("Material's search markup changed: update hooks/markup.py")
     return output.replace(SEARCH_DIALOG, SEARCH_DIALOG[:-1] + f' aria-label="{name}">', 1)
@@ -32,11 +49,21 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
 
 @event_priority(-100)  # after static-i18n merged both languages' index (and the offline plugin inlined it)
 def on_post_build(config, **kwargs) -> None:
-    folder = Path(config["site_dir"]) / "search"
-    index = folder / "search_index.json"
+    site = Path(config["site_dir"])
+    index = site / "search" / "search_index.json"
     if not index.exists():
         return
-    text = json.dumps(json.loads(index.read_text(encoding="utf-8")), ensure_ascii=False, separators=(",", ":"))
-    index.write_text(text, encoding="utf-8")
-    if (folder / "search_index.js").exists():  # the offline copy reads the index from a script
-        (folder / "search_index.js").write_text(f"var __index = {text}", encoding="utf-8")
+    merged = json.loads(index.read_text(encoding="utf-8"))
+    roots = language_roots(config)
+    parts = {"": []} | {r: [] for r in roots}
+    for doc in merged["docs"]:
+        root = next((r for r in roots if doc["location"].startswith(r + "/")), "")
+        parts[root].append(dict(doc, location=doc["location"][len(root) + 1:] if root else doc["location"]))
+    offline = (site / "search" / "search_index.js").exists()  # the offline copy reads it from a script
+    for root, docs in parts.items():
+        folder = site / root / "search"
+        folder.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(dict(merged, docs=docs), ensure_ascii=False, separators=(",", ":"))
+        (folder / "search_index.json").write_text(text, encoding="utf-8")
+        if offline:
+            (folder / "search_index.js").write_text(f"var __index = {text}", encoding="utf-8")

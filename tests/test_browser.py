@@ -86,3 +86,21 @@ def test_language_switch_leads_to_the_same_page(context, base_url):
     href = p.locator("a[hreflang='fa']").first.get_attribute("href")
     assert href and "fa/" in href
     p.close()
+
+
+@pytest.mark.parametrize("lang,word,other", [("uk", "увага", "توجه"), ("fa", "توجه", "увага")])
+def test_search_finds_the_page_language_only(context, base_url, lang, word, other):
+    """Each language searches its own index: results link inside the page's language (a word of
+    the other language is found only where this language's pages quote it, e.g. the glossary)."""
+    p, errors, _ = open_page(context, base_url, lang, "index")
+    box = p.locator(".md-search__input")
+    for query in (word, other):
+        box.fill(query)
+        box.press("End")
+        p.wait_for_timeout(600)
+        hrefs = p.locator(".md-search-result__link").evaluate_all("links => links.map(a => a.href)")
+        if query == word:
+            assert len(hrefs) >= 3, f"{lang}: {query!r} should be found on several pages"
+        assert hrefs and all(("/fa/" in h) == (lang == "fa") for h in hrefs), f"{lang}: {query!r} → {hrefs}"
+    assert not errors, errors
+    p.close()
