@@ -205,7 +205,7 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
             f"<td>{html.escape(str(row[k])) if f == 's' else num_span(numfmt.fmt(row[k], f, lang))}</td>"
             for k, _, f in tab["columns"])
             + "</tr>" for row in tab["rows"])
-        data_table = (f'<details class="chart-data"><summary>{html.escape(ui["chart_data"])}</summary>'
+        data_table = (f'<details class="chart-data abstract"><summary>{html.escape(ui["chart_data"])}</summary>'
                       f'<div class="md-typeset__table"><table><caption>{title}</caption><thead><tr>{head}</tr></thead>'
                       f'<tbody>{body}</tbody></table></div></details>')
         return (f'<figure class="chart" id="chart-{chart}">'

@@ -75,7 +75,7 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
     readouts = []
     for k, key in enumerate(("line_n", "line_self", "line_cross", "line_ratio")):
         readouts.append(here.transform_calculate(line=text_expr(t[key]))
-                        .mark_text(align=align, baseline="top", fontSize=15 if key == "line_ratio" else 12,
+                        .mark_text(align=align, baseline="top", fontSize=14 if key == "line_ratio" else 12, limit=340,
                                    fontWeight="bold" if key == "line_ratio" else "normal",
                                    dy=48 + 18 * k + (4 if key == "line_ratio" else 0))
                         .encode(x=x_pos, y=alt.value("height"), text="line:N"))
