@@ -37,3 +37,13 @@ def test_quoted_values_match_the_curve():
     for d, v in DATA["at"].items():
         assert v["raw"] == series("raw")[int(d)] and v["scaled"] == series("scaled")[int(d)]
     assert math.isclose(DATA["uniform"], 1 / 49, rel_tol=1e-5)
+
+
+def test_curve_agrees_with_the_direct_measurement():
+    """The curve draws rows as |q|·z (exact distribution of q·k given q); sa_scaling multiplies real
+    random vectors. Two methods, one quantity: they must agree to sampling noise."""
+    direct = json.loads((ROOT / "generated/data/sa_scaling.json").read_text(encoding="utf-8"))["by_d"]
+    for row in direct:
+        at = DATA["at"][str(row["d"])]
+        assert abs(at["raw"] - row["pmax_raw"]) < 0.01, row["d"]
+        assert abs(at["scaled"] - row["pmax_scaled"]) < 0.01, row["d"]
