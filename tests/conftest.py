@@ -10,10 +10,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
+from browser import ALL_CHARTS_RENDERED as RENDERED  # noqa: E402  (shared with tools/)
+
 LANGS = ("uk", "fa")
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 
 
 def pages() -> list[str]:
@@ -44,9 +43,9 @@ def base_url(site_dir):
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make browser` installs Debian's chromium")
+
+    from browser import launch
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        b = launch(p)
         yield b
         b.close()

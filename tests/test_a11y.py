@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LANGS, ROOT, page_url, pages
+from conftest import LANGS, ROOT, page_url, pages, RENDERED
 
 AXE = ROOT / "build" / "axe.min.js"
-RENDERED = "[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered === '1')"
 PERSIAN = re.compile(r"[\u0600-\u06ff]")
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 

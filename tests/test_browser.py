@@ -4,9 +4,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-from conftest import LANGS, page_url, pages
+from conftest import LANGS, page_url, pages, RENDERED
 
-RENDERED = "[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered === '1')"
 
 
 @pytest.fixture(scope="module")

@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LANGS, page_url
+from conftest import LANGS, page_url, RENDERED
 from scripts.common import numfmt
 
 ROOT = Path(__file__).resolve().parent.parent
-RENDERED = "[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered === '1')"
 # Text written by marks (not axes, legends or titles), in document order.
 MARK_TEXTS = """sel => [...document.querySelectorAll(sel + ' svg.marks g.mark-text.role-mark text')]
                        .map(t => t.textContent)"""

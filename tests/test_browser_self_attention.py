@@ -6,12 +6,11 @@ Figures are found by their ids (#chart-<id>) on the page `self-attention`.
 """
 import pytest
 
-from conftest import LANGS, page_url
+from conftest import LANGS, page_url, RENDERED
 
 PAGE = "self-attention"
 CHARTS = ("sa_receptive_field", "sa_toy_steps", "sa_patch_attention", "sqrt_scaling", "sa_heads",
           "sa_permutation", "sa_cost")
-RENDERED = "[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered === '1')"
 PERSIAN = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 
 # JS helpers: the chart's Vega view, and the items of the marks whose name starts with a prefix

@@ -4,9 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LANGS, pages
+from conftest import LANGS, pages, RENDERED
 
-RENDERED = "[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered === '1')"
 
 
 @pytest.fixture(scope="module")

@@ -21,12 +21,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
+from browser import ALL_CHARTS_RENDERED, ARGS, CHROMIUM, launch  # noqa: E402
 from serve import start  # noqa: E402
 
 PY = sys.executable
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 PAGES = [(lang, page) for page in ("index", "self-attention", "cross-attention") for lang in ("uk", "fa")]
 BUDGET = {"data_unchanged_s": 5, "site_unchanged_s": 30, "page_gzip_kb": 450, "first_chart_ms": 1000,
           "all_charts_ms": 2000, "slider_p95_ms": 50, "lh_performance": 95, "lh_accessibility": 100}
@@ -87,7 +85,7 @@ def bench_pages(site: Path) -> list[dict]:
     server, base = start(site)
     rows = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = launch(p)
         for lang, page in PAGES:
             ctx = browser.new_context(viewport={"width": 1280, "height": 900})  # cold cache every page
             pg = ctx.new_page()
@@ -101,7 +99,7 @@ def bench_pages(site: Path) -> list[dict]:
                 sizes.append((r.url, len(body), len(gzip.compress(body, 6))))
             pg.on("response", on_response)
             pg.goto(url_for(base, lang, page), wait_until="load")
-            pg.wait_for_function("[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered === '1')",
+            pg.wait_for_function(ALL_CHARTS_RENDERED,
                                  timeout=30000)
             pg.wait_for_load_state("networkidle")
             times = pg.evaluate("[...document.querySelectorAll('.chart-view')].map(e => +e.dataset.renderedAt)")

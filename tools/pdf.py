@@ -18,14 +18,12 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
+from browser import ALL_CHARTS_RENDERED, launch  # noqa: E402
 from offline import DOWNLOADS, OUT, record  # noqa: E402
 from scripts.common import numfmt  # noqa: E402
 from scripts.common.i18n import languages, strings  # noqa: E402
 
 LESSONS = ("self-attention", "cross-attention")
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*?)</article>', re.S)
 
 
@@ -116,7 +114,7 @@ def main() -> int:
         return 1
     DOWNLOADS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = launch(p)
         for lang in languages():
             src = print_page(lang)
             page = browser.new_page(viewport={"width": 760, "height": 1000})
@@ -124,7 +122,7 @@ def main() -> int:
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.emulate_media(media="print")
             page.goto(src.as_uri())
-            page.wait_for_function("[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered === '1')",
+            page.wait_for_function(ALL_CHARTS_RENDERED,
                                    timeout=60000)
             page.evaluate("document.fonts.ready")
             page.wait_for_function("document.fonts.status === 'loaded'")

@@ -10,11 +10,9 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from browser import ALL_CHARTS_RENDERED, launch  # noqa: E402
 from serve import ROOT, start  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 
 
 def main(pages):
@@ -22,7 +20,7 @@ def main(pages):
     out.mkdir(parents=True, exist_ok=True)
     server, base = start(Path(os.environ.get("SITE_DIR", ROOT / "site")))
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = launch(p)
         for width in (1280, 390):
             ctx = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=1)
             page = ctx.new_page()
@@ -30,7 +28,7 @@ def main(pages):
                 for name in pages:
                     path = "" if name == "index" else f"{name}/"
                     page.goto(base + ("" if lang == "uk" else "fa/") + path)
-                    page.wait_for_function("[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered)", timeout=15000)
+                    page.wait_for_function(ALL_CHARTS_RENDERED, timeout=15000)
                     page.wait_for_timeout(300)
                     f = out / f"{lang}-{name}-{width}.png"
                     page.screenshot(path=str(f), full_page=True)

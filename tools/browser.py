@@ -1,0 +1,15 @@
+"""Debian's chromium for everything that opens a page (tests, PDFs, screenshots, bench), never a
+browser downloaded by Playwright. The flags keep a headless root run from reaching for the network."""
+import os
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-quic"]
+# true once assets/js/charts.js has drawn every chart of the page
+ALL_CHARTS_RENDERED = "[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered === '1')"
+
+
+def launch(playwright):
+    if not os.path.exists(CHROMIUM):
+        raise SystemExit(f"{CHROMIUM} is missing: `make browser` installs Debian's chromium")
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
