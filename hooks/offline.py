@@ -10,8 +10,13 @@ from mkdocs.plugins import event_priority
 SHIM = "assets/vendor/iframe-worker/shim.js"
 
 
+def offline_build() -> bool:
+    """True while tools/offline.py builds the offline copy (OFFLINE=true)."""
+    return os.environ.get("OFFLINE", "").lower() in ("1", "true", "yes")
+
+
 @event_priority(100)
 def on_config(config, **kwargs):
-    if os.environ.get("OFFLINE", "").lower() in ("1", "true", "yes"):
+    if offline_build():
         config.extra["polyfills"] = [SHIM]
     return config

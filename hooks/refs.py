@@ -27,6 +27,7 @@ from mkdocs.utils import get_relative_url
 ROOT = Path(__file__).resolve().parent.parent
 GEN = ROOT / "generated"
 sys.path.insert(0, str(ROOT))
+from hooks.offline import offline_build  # noqa: E402
 from scripts.common import i18n, numfmt  # noqa: E402  (numfmt: the one place numbers get their language)
 
 SHORTCODE = re.compile(r"\{\{\s*(?P<kind>[a-z]+)\s*:\s*(?P<ref>[^|}]+?)\s*(?:\|\s*(?P<arg>[^}]*?)\s*)?\}\}")
@@ -124,10 +125,6 @@ DOWNLOADS = ROOT / "build" / "downloads"
 def downloads() -> dict:
     path = DOWNLOADS / "downloads.json"
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-
-
-def offline_build() -> bool:
-    return os.environ.get("OFFLINE", "").lower() in ("1", "true", "yes")
 
 
 def download_md(ref: str, where: str, lang: str, page) -> str:

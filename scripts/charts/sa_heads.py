@@ -9,6 +9,7 @@ import re
 
 import altair as alt
 
+from scripts.charts._patches import patch_pixels, pixel_scales
 from scripts.charts._text import rtl, bidi, say, label
 
 DATA = ["sa_heads", "sa_equivariance"]
@@ -84,16 +85,8 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
 
     # the ring, with the chosen patch outlined
     pixels = alt.Data(values=[{"i": i, "p": vec} for i, vec in enumerate(ring)])
-    px = alt.Scale(domain=[0, grid * side], nice=False, zero=False)
-    rpx = alt.Scale(domain=[0, grid * side], nice=False, zero=False, reverse=True)
-    img = (alt.Chart(pixels).transform_calculate(k=f"sequence(0, {side * side})")
-           .transform_flatten(["p", "k"], as_=["v", "k"])
-           .transform_calculate(x0=f"(datum.i % {grid}) * {side} + datum.k % {side}",
-                                y0=f"floor(datum.i / {grid}) * {side} + floor(datum.k / {side})")
-           .transform_calculate(x1="datum.x0 + 1", y1="datum.y0 + 1")
-           .mark_rect().encode(x=alt.X("x0:Q", scale=px, axis=None), x2="x1:Q",
-                               y=alt.Y("y0:Q", scale=rpx, axis=None), y2="y1:Q",
-                               fill=alt.Fill("v:Q", scale=alt.Scale(scheme="greys"), legend=None)))
+    px, rpx = pixel_scales(grid, side)
+    img = patch_pixels(alt.Chart(pixels), "i", grid, side, alt.Scale(scheme="greys"))
     box = alt.Chart(alt.Data(values=[{"view": "box"}])).transform_calculate(
         x0=f"({P} % {grid}) * {side}", y0=f"floor({P} / {grid}) * {side}",
         x1=f"({P} % {grid} + 1) * {side}", y1=f"(floor({P} / {grid}) + 1) * {side}",

@@ -11,6 +11,7 @@ import re
 
 import altair as alt
 
+from scripts.charts._patches import patch_pixels, pixel_scales
 from scripts.charts._text import rtl, bidi, say, label, anchor
 
 DATA = ["sa_equivariance"]
@@ -41,19 +42,11 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
     K, PE = perm.name, pe.name
 
     pixels = alt.Data(values=[{"tok": i, "p": vec} for i, vec in enumerate(ring)])
-    px = alt.Scale(domain=[0, grid * side], nice=False, zero=False)
-    rpx = alt.Scale(domain=[0, grid * side], nice=False, zero=False, reverse=True)
+    px, rpx = pixel_scales(grid, side)
     shade = alt.Scale(scheme="greys", domain=[min(map(min, ring)), max(map(max, ring))])
 
     def picture(chart: alt.Chart, title: str) -> alt.LayerChart:
-        img = (chart.transform_calculate(k=f"sequence(0, {side * side})")
-               .transform_flatten(["p", "k"], as_=["v", "k"])
-               .transform_calculate(x0=f"(datum.slot % {grid}) * {side} + datum.k % {side}",
-                                    y0=f"floor(datum.slot / {grid}) * {side} + floor(datum.k / {side})")
-               .transform_calculate(x1="datum.x0 + 1", y1="datum.y0 + 1")
-               .mark_rect().encode(x=alt.X("x0:Q", scale=px, axis=None), x2="x1:Q",
-                                   y=alt.Y("y0:Q", scale=rpx, axis=None), y2="y1:Q",
-                                   fill=alt.Fill("v:Q", scale=shade, legend=None)))
+        img = patch_pixels(chart, "slot", grid, side, shade)
         cuts = alt.Chart(alt.Data(values=[{"v": v * side} for v in range(1, grid)])).mark_rule(
             stroke=HIGHLIGHT, strokeOpacity=0.5, strokeWidth=0.8)
         return alt.layer(img, cuts.encode(x=alt.X("v:Q", scale=px, axis=None), y=alt.YValue(0), y2=alt.YValue(PANEL)),
