@@ -1,0 +1,116 @@
+"""The trained translator's cross-attention (from ca_trained): pick a sentence; rows the English words it
+writes, columns the Persian words (glossed on pages whose strings give glosses), the gold alignment
+outlined; hovering a row reads where that word draws from and whether it is the gold word."""
+import json
+
+import altair as alt
+
+from scripts.charts._text import iso, rtl, text_expr
+
+DATA = ["ca_trained"]
+MENU = 52            # px kept free at the top right for the chart's menu button
+FILL = "#5c6bc0"
+GOLD = "#ff9800"
+
+
+def _cells(ca: dict, ids: list[str], glosses: dict) -> list[dict]:
+    out = []
+    for sid in ids:
+        s = ca["sentences"][sid]
+        for i, row in enumerate(s["matrix"]):
+            for j, w in enumerate(row):
+                word = s["source"][j]
+                out.append({"sid": sid, "row": i, "col": j, "weight": w, "gold": s["gold"][i] == j,
+                            "target": s["target"][i], "source": word,
+                            "top": s["argmax"][i] == j, "hit": s["gold"][i] == s["argmax"][i],
+                            "content": s["gold"][i] is not None})
+    for c in out:
+        c["source_label"] = f"{c['source']} ({glosses[c['source']]})" if glosses.get(c["source"]) else c["source"]
+    return out
+
+
+def _lines(ca: dict, ids: list[str], t: dict) -> dict:
+    """Per sentence, the line under the matrix: what the model wrote and whether it is right."""
+    out = {}
+    for sid in ids:
+        s = ca["sentences"][sid]
+        out[sid] = iso(t["wrote"].format(output=" ".join(s["output"]), verdict=t["verdict"][str(s["correct"]).lower()]))
+    return out
+
+
+def build(data: dict, t: dict) -> alt.TopLevelMixin:
+    ca = data["ca_trained"]
+    ids = list(t["sentences"])                        # the strings name the sentences offered, in order
+    glosses = t.get("glosses") or {}
+    sentence = alt.param(name="sentence", value=ids[0], bind=alt.binding_radio(
+        options=ids, labels=[t["sentences"][s] for s in ids], name=iso(t["pick"]) + " "))
+    pick = alt.selection_point(name="row_pick", fields=["row"], on="pointerover", clear=False,
+                               value=[{"row": 1}], empty=False)
+    base = alt.Chart(alt.Data(values=_cells(ca, ids, glosses))).transform_filter(f"datum.sid == {sentence.name}")
+    x = alt.X("col:O", title=iso(t["x"]), scale=alt.Scale(reverse=True, paddingInner=0.06),
+              axis=alt.Axis(orient="top", labelAngle=0, labelFontSize=13, ticks=False, domain=False,
+                            labelExpr=f"{json.dumps(_labels(ca, ids, glosses), ensure_ascii=False)}"
+                                      f"[{sentence.name}][datum.value]"))
+    y = alt.Y("row:O", title=iso(t["y"]), scale=alt.Scale(paddingInner=0.06),
+              axis=alt.Axis(labelFontSize=13, ticks=False, domain=False,
+                            labelExpr=f"{json.dumps({s: ca['sentences'][s]['target'] for s in ids})}"
+                                      f"[{sentence.name}][datum.value]"))
+    tip = [alt.Tooltip("target:N", title=t["target"]), alt.Tooltip("source_label:N", title=t["source"]),
+           alt.Tooltip("weight:Q", title=t["weight"], format=".3f")]
+    heat = base.mark_rect(fill=FILL, cornerRadius=2).encode(
+        x=x, y=y, tooltip=tip,
+        fillOpacity=alt.FillOpacity("weight:Q", scale=alt.Scale(domain=[0, 1], range=[0.05, 0.9]), legend=None),
+        stroke=alt.condition(pick, alt.value("#333"), alt.value(None)),
+        strokeWidth=alt.value(2)).add_params(pick).properties(name="cells")
+    gold = base.transform_filter("datum.gold").mark_rect(fill=None, stroke=GOLD, strokeWidth=3,
+                                                         strokeDash=[6, 3]).encode(x=x, y=y)
+    numbers = base.mark_text(fontSize=12).encode(
+        x=x, y=y, text=alt.Text("weight:Q", format=".2f"),
+        color=alt.condition("datum.weight > 0.55", alt.value("white"), alt.value("black")))
+    readout = _readout(base, pick, t)
+    verdict = base.transform_filter("datum.row == 0 && datum.col == 0").transform_calculate(
+        line=f"{json.dumps(_lines(ca, ids, t), ensure_ascii=False)}[datum.sid]").mark_text(
+        align="right" if rtl(t["wrote"]) else "left", baseline="top", dy=32, fontSize=13).encode(
+        x=alt.value("width") if rtl(t["wrote"]) else alt.value(0), y=alt.value("height"), text="line:N").properties(
+        name="verdict")
+    return (heat + gold + numbers + readout + verdict).add_params(sentence).properties(
+        width="container", height=alt.Step(34),
+        title=alt.Title(iso(t["title"]), subtitle=iso(t["subtitle"]), anchor="end" if rtl(t["title"]) else "start",
+                        dx=-MENU if rtl(t["title"]) else 0),
+        padding={"top": 5, "left": 5, "right": 5, "bottom": 52}, description=t["description"])
+
+
+def _labels(ca: dict, ids: list[str], glosses: dict) -> dict:
+    return {s: [f"{w} ({glosses[w]})" if glosses.get(w) else w for w in ca["sentences"][s]["source"]] for s in ids}
+
+
+def _readout(base, pick, t: dict) -> alt.Chart:
+    right = rtl(t["readout"])
+    return (base.transform_filter(pick)
+            .transform_filter("datum.top")
+            .transform_calculate(verdict=f"datum.content ? (datum.hit ? {json.dumps(iso(t['hit']), ensure_ascii=False)}"
+                                         f" : {json.dumps(iso(t['miss']), ensure_ascii=False)}) : "
+                                         f"{json.dumps(iso(t['article']), ensure_ascii=False)}")
+            .transform_calculate(line=text_expr(t["readout"]))
+            .mark_text(align="right" if right else "left", baseline="top", dy=12, fontSize=13)
+            .encode(x=alt.value("width") if right else alt.value(0), y=alt.value("height"), text="line:N")
+            .properties(name="readout"))
+
+
+def table(data: dict, t: dict) -> dict:
+    """Every offered sentence's rows: the written word, the Persian word it draws most from, its weight,
+    and the gold word."""
+    ca = data["ca_trained"]
+    glosses = t.get("glosses") or {}
+    c = t["columns"]
+    rows = []
+    for sid in t["sentences"]:
+        s = ca["sentences"][sid]
+        label = _labels(ca, [sid], glosses)[sid]
+        for i, word in enumerate(s["target"]):
+            g = s["gold"][i]
+            rows.append({"sentence": t["sentences"][sid], "target": word, "pick": label[s["argmax"][i]],
+                         "weight": s["matrix"][i][s["argmax"][i]], "gold": label[g] if g is not None else "—"})
+    return {"columns": [["sentence", c["sentence"], "s"], ["target", c["target"], "s"],
+                        ["pick", c["pick"], "s"], ["weight", c["weight"], ".2f"], ["gold", c["gold"], "s"]],
+            "rows": rows}

@@ -1,0 +1,61 @@
+"""Training epoch by epoch: held-out accuracy, the class token's attention entropy and share on the shape,
+and the patch rows' entropy, all as percentages on one axis; hovering an epoch reads its four numbers."""
+import altair as alt
+
+from scripts.charts._text import bidi, iso, rtl, text_expr
+
+DATA = ["sa_trained"]
+SERIES = ("accuracy", "entropy_pct", "on_shape", "patch_entropy_pct")
+COLORS = ["#1b9e77", "#d95f02", "#7570b3", "#999999"]
+
+
+def _long(sa: dict, t: dict) -> list[dict]:
+    rows = []
+    for epoch, c in sorted(sa["checkpoints"].items(), key=lambda kv: int(kv[0])):
+        for key in SERIES:
+            value = c[key] / 100 if key.endswith("_pct") else c[key]
+            rows.append({"epoch": int(epoch), "series": key, "name": t["series"][key], "value": value})
+    return rows
+
+
+def build(data: dict, t: dict) -> alt.TopLevelMixin:
+    sa = data["sa_trained"]
+    epochs = sorted(int(e) for e in sa["checkpoints"])
+    hover = alt.selection_point(name="epoch_pick", fields=["epoch"], on="pointerover", nearest=True,
+                                clear=False, value=[{"epoch": epochs[-1]}])
+    base = alt.Chart(alt.Data(values=_long(sa, t)))
+    x = alt.X("epoch:Q", title=bidi(t["x"]), scale=alt.Scale(domain=[epochs[0], epochs[-1]], nice=False),
+              axis=alt.Axis(values=epochs, format="d"))
+    y = alt.Y("value:Q", title=bidi(t["y"]), scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=".0%"))
+    color = alt.Color("name:N", title=None, sort=[t["series"][k] for k in SERIES],
+                      scale=alt.Scale(domain=[t["series"][k] for k in SERIES], range=COLORS),
+                      legend=alt.Legend(orient="bottom", columns=2, labelLimit=320, symbolType="stroke"))
+    lines = base.mark_line(point=True, strokeWidth=2.5).encode(
+        x=x, y=y, color=color, strokeDash=alt.condition("datum.series == 'patch_entropy_pct'",
+                                                        alt.value([5, 3]), alt.value([1, 0])),
+        tooltip=[alt.Tooltip("epoch:Q", title=t["x"], format="d"), alt.Tooltip("name:N", title=t["measure"]),
+                 alt.Tooltip("value:Q", title=t["value"], format=".1%")]).add_params(hover).properties(name="lines")
+    rule = base.transform_filter(hover).mark_rule(color="#888", strokeDash=[2, 2]).encode(x=x)
+    right = rtl(t["readout"])
+    readout = (base.transform_filter(hover)
+               .transform_pivot("series", value="value", groupby=["epoch"])
+               .transform_calculate(line=text_expr(t["readout"]))
+               .mark_text(align="right" if right else "left", baseline="top", fontSize=12, dy=-34)
+               .encode(x=alt.value("width") if right else alt.value(0), y=alt.value(0), text="line:N")
+               .properties(name="readout"))
+    return (lines + rule + readout).properties(
+        width="container", height=240, padding={"top": 44, "left": 5, "right": 5, "bottom": 5},
+        title=alt.Title(iso(t["title"]), anchor="end" if rtl(t["title"]) else "start", offset=40),
+        description=t["description"])
+
+
+def table(data: dict, t: dict) -> dict:
+    sa = data["sa_trained"]
+    c = t["columns"]
+    rows = [{"epoch": int(e), "accuracy": v["accuracy"], "entropy": v["entropy_pct"] / 100,
+             "on_shape": v["on_shape"], "patch_entropy": v["patch_entropy_pct"] / 100}
+            for e, v in sorted(sa["checkpoints"].items(), key=lambda kv: int(kv[0]))]
+    return {"columns": [["epoch", c["epoch"], "d"], ["accuracy", c["accuracy"], ".1%"],
+                        ["entropy", c["entropy"], ".1%"], ["on_shape", c["on_shape"], ".1%"],
+                        ["patch_entropy", c["patch_entropy"], ".1%"]],
+            "rows": rows}

@@ -1,0 +1,213 @@
+"""What training changes: a one-block vision transformer trained on the course's shapes, its attention before and after.
+
+The model is the lesson's set-up made trainable: each 28×28 image is cut into 49 patches of 4×4
+(scripts.common.shapes), each patch becomes a token of width D through one linear layer, a learned
+position vector is added, and one more token (the class token) is put in front. One transformer
+block (pre-norm; H heads of attention, then a small MLP) follows, and a linear layer reads the
+class token to tell the shapes apart. In the attention every query (the class token and the 49
+patches) sees the 49 patches as keys, so every attention row is a distribution over exactly 49
+patches and its entropy is measured against ln 49. With one block, the class token's row is the
+only row the classifier's output depends on: the patch rows feed tokens nothing reads afterwards.
+
+Images: the 4 shapes of the lesson drawn at a random size and place in a 28×28 frame, with
+Gaussian pixel noise, standardised like the lesson's images. Trained from scratch (no download),
+seeded and deterministic; the same held-out images and the same architecture are measured before
+training (epoch 0) and after each epoch.
+
+Keys returned:
+  seed, n_train, n_test, epochs, batch, lr, d, heads, head_dim, mlp, params   the set-up
+  sizes {min, max}, noise                          how the shapes vary
+  shapes                                           the classes, in order
+  test_accuracy, untrained_accuracy                share of held-out images classified right
+  untrained_entropy_pct, trained_entropy_pct       class-token row, mean entropy as % of ln 49
+                                                   (over heads and held-out images)
+  patch_rows {untrained_entropy_pct, trained_entropy_pct}  the same for the 49 patch rows
+  on_shape {untrained, trained, patch_share, trained_over_share}
+                                                   class-token attention landing on patches that
+                                                   contain the shape, and the share of such patches
+  checkpoints {"<epoch>": {accuracy, entropy_pct, patch_entropy_pct, on_shape}}  epoch 0 = untrained
+  examples {<shape>: {patches, on_shape_patches, untrained, trained}}  the lesson's copy of each
+      shape (scripts.common.shapes.SEEDS): its 49 standardised patches (2 decimals), which patches
+      hold the shape, and per state {heads {"<h>": {q, k, entropy_pct, on_shape}}}: per head the
+      scaled queries q (50 rows: class token, then patches) and keys k (49 patch rows), 2 decimals,
+      so a page can recompute softmax(q·k) for any query; entropy_pct / on_shape of the class row
+  by_shape {<shape>: {untrained_entropy_pct, trained_entropy_pct, untrained_on_shape,
+                      trained_on_shape}}           the examples' class rows, averaged over heads
+"""
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+
+from scripts.common.attention import LN49, entropy_rows
+from scripts.common.shapes import GRID, N_PATCHES, PATCH, SEEDS, SIZE, draw, make_shape, patches, standardize
+from scripts.common.training import Stopwatch, deterministic
+
+SEED = 13
+SHAPES = ("ring", "square", "cross", "triangle")
+N_TRAIN, N_TEST = 6000, 1000
+EPOCHS, BATCH, LR = 14, 100, 3e-3
+D, HEADS, MLP = 16, 4, 64
+SIZES = (12, SIZE)          # the side of the shape's square, in pixels
+NOISE = 0.1
+ON_SHAPE = 0.25             # a patch "contains the shape" when a noise-free pixel reaches this
+LAST_TRAINING = {}          # seconds of the last training, for measure() (never in the data)
+
+
+def images(n: int, rng: np.random.Generator):
+    """n noisy shapes of random kind, size and place → (patch tokens n×49×16, labels, on-shape masks)."""
+    x = np.empty((n, N_PATCHES, PATCH * PATCH), dtype=np.float32)
+    y = rng.integers(0, len(SHAPES), n)
+    mask = np.empty((n, N_PATCHES), dtype=bool)
+    for i in range(n):
+        size = int(rng.integers(SIZES[0], SIZES[1] + 1))
+        r, c = rng.integers(0, SIZE - size + 1, 2)
+        clean = np.zeros((SIZE, SIZE))
+        clean[r:r + size, c:c + size] = draw(SHAPES[y[i]], size)
+        img = np.clip(clean + rng.normal(0.0, NOISE, clean.shape), 0.0, 1.0)
+        x[i] = patches(standardize(img))
+        mask[i] = patches(clean).max(axis=1) >= ON_SHAPE
+    return torch.tensor(x), torch.tensor(y), mask
+
+
+class TinyViT(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Linear(PATCH * PATCH, D)
+        self.cls = nn.Parameter(torch.randn(1, 1, D) * 0.02)   # random: a real query from the start
+        self.pos = nn.Parameter(torch.randn(1, N_PATCHES, D) * 0.02)
+        self.ln1, self.ln2, self.ln_out = nn.LayerNorm(D), nn.LayerNorm(D), nn.LayerNorm(D)
+        self.attn = nn.MultiheadAttention(D, HEADS, batch_first=True)
+        self.mlp = nn.Sequential(nn.Linear(D, MLP), nn.GELU(), nn.Linear(MLP, D))
+        self.head = nn.Linear(D, len(SHAPES))
+        mask = torch.zeros(N_PATCHES + 1, N_PATCHES + 1, dtype=torch.bool)
+        mask[:, 0] = True                      # no query looks at the class token: rows over 49 patches
+        self.register_buffer("mask", mask)
+
+    def forward(self, x, weights: bool = False):
+        t = torch.cat([self.cls.expand(len(x), -1, -1), self.embed(x) + self.pos], dim=1)
+        h = self.ln1(t)
+        a, w = self.attn(h, h, h, attn_mask=self.mask, need_weights=weights, average_attn_weights=False)
+        t = t + a
+        t = t + self.mlp(self.ln2(t))
+        return self.head(self.ln_out(t[:, 0])), w
+
+    def queries_keys(self, x):
+        """Per head, scaled queries (all 50 tokens) and keys (the 49 patches): softmax(q kᵀ) = the weights."""
+        t = torch.cat([self.cls.expand(len(x), -1, -1), self.embed(x) + self.pos], dim=1)
+        h = self.ln1(t)
+        wq, wk, _ = self.attn.in_proj_weight.chunk(3)
+        bq, bk, _ = self.attn.in_proj_bias.chunk(3)
+        hd = D // HEADS
+        q = ((h @ wq.T + bq) / hd ** 0.5).unflatten(-1, (HEADS, hd)).transpose(1, 2)
+        k = (h @ wk.T + bk).unflatten(-1, (HEADS, hd)).transpose(1, 2)[:, :, 1:]
+        return q, k
+
+
+def measure_attention(model, x, y, mask) -> dict:
+    """Accuracy, and the class row's and patch rows' entropy and on-shape share, on held-out images."""
+    model.eval()
+    with torch.no_grad():
+        logits, w = model(x, weights=True)
+    w = w.double().numpy()[:, :, :, 1:]                      # (n, heads, 50, 49)
+    cls = w[:, :, 0]
+    return {"accuracy": float((logits.argmax(1) == y).double().mean()),
+            "entropy_pct": float(100 * entropy_rows(cls).mean() / LN49),
+            "patch_entropy_pct": float(100 * entropy_rows(w[:, :, 1:]).mean() / LN49),
+            "on_shape": float((cls * mask[:, None, :]).sum(-1).mean())}
+
+
+def example_maps(model, kind: str, tokens: torch.Tensor, on: np.ndarray) -> dict:
+    model.eval()
+    with torch.no_grad():
+        q, k = model.queries_keys(tokens[None])
+        _, w = model(tokens[None], weights=True)
+    heads = {}
+    for h in range(HEADS):
+        weights = torch.softmax(q[0, h] @ k[0, h].T, -1)
+        assert torch.allclose(weights, w[0, h, :, 1:], atol=1e-5), "q·k does not give the model's weights"
+        row = weights[0].double().numpy()
+        heads[str(h + 1)] = {"q": np.round(q[0, h].double().numpy(), 2).tolist(),
+                             "k": np.round(k[0, h].double().numpy(), 2).tolist(),
+                             "entropy_pct": float(100 * entropy_rows(row) / LN49),
+                             "on_shape": float(row[on].sum())}
+    return {"heads": heads}
+
+
+def train() -> tuple[dict, dict, float]:
+    """Train once; return (measurements, examples, training seconds)."""
+    watch = Stopwatch()
+    with deterministic(SEED):
+        rng = np.random.default_rng(SEED)
+        x_tr, y_tr, _ = images(N_TRAIN, rng)
+        x_te, y_te, m_te = images(N_TEST, rng)
+        ex_tokens = {s: torch.tensor(patches(standardize(make_shape(s, seed=SEEDS[s]))), dtype=torch.float32)
+                     for s in SHAPES}
+        ex_on = {s: patches(draw(s)).max(axis=1) >= ON_SHAPE for s in SHAPES}
+        model = TinyViT()
+        checkpoints = {"0": measure_attention(model, x_te, y_te, m_te)}
+        examples = {s: {"untrained": example_maps(model, s, ex_tokens[s], ex_on[s])} for s in SHAPES}
+        opt = torch.optim.Adam(model.parameters(), lr=LR)
+        order = torch.Generator().manual_seed(SEED)
+        for epoch in range(1, EPOCHS + 1):
+            model.train()
+            with watch.running():
+                for idx in torch.randperm(N_TRAIN, generator=order).split(BATCH):
+                    loss = nn.functional.cross_entropy(model(x_tr[idx])[0], y_tr[idx])
+                    opt.zero_grad()
+                    loss.backward()
+                    opt.step()
+            checkpoints[str(epoch)] = measure_attention(model, x_te, y_te, m_te)
+        for s in SHAPES:
+            examples[s]["trained"] = example_maps(model, s, ex_tokens[s], ex_on[s])
+            examples[s]["patches"] = np.round(ex_tokens[s].double().numpy(), 2).tolist()
+            examples[s]["on_shape_patches"] = [int(i) for i in np.flatnonzero(ex_on[s])]
+        share = float(m_te.mean())
+        params = sum(p.numel() for p in model.parameters())
+    return {"checkpoints": checkpoints, "patch_share": share, "params": params}, examples, watch.seconds
+
+
+def _mean(example: dict, state: str, key: str) -> float:
+    return float(np.mean([h[key] for h in example[state]["heads"].values()]))
+
+
+def compute() -> dict:
+    result, examples, seconds = train()
+    LAST_TRAINING["seconds"] = seconds
+    ck = result["checkpoints"]
+    first, last = ck["0"], ck[str(EPOCHS)]
+    return {
+        "seed": SEED, "n_train": N_TRAIN, "n_test": N_TEST, "epochs": EPOCHS, "batch": BATCH, "lr": LR,
+        "d": D, "heads": HEADS, "head_dim": D // HEADS, "mlp": MLP, "params": result["params"],
+        "sizes": {"min": SIZES[0], "max": SIZES[1]}, "noise": NOISE, "shapes": list(SHAPES),
+        "test_accuracy": last["accuracy"], "untrained_accuracy": first["accuracy"],
+        "untrained_entropy_pct": first["entropy_pct"], "trained_entropy_pct": last["entropy_pct"],
+        "patch_rows": {"untrained_entropy_pct": first["patch_entropy_pct"],
+                       "trained_entropy_pct": last["patch_entropy_pct"]},
+        "on_shape": {"untrained": first["on_shape"], "trained": last["on_shape"],
+                     "patch_share": result["patch_share"],
+                     "trained_over_share": last["on_shape"] / result["patch_share"]},
+        "checkpoints": ck,
+        "examples": examples,
+        "by_shape": {s: {"untrained_entropy_pct": _mean(e, "untrained", "entropy_pct"),
+                         "trained_entropy_pct": _mean(e, "trained", "entropy_pct"),
+                         "untrained_on_shape": _mean(e, "untrained", "on_shape"),
+                         "trained_on_shape": _mean(e, "trained", "on_shape")} for s, e in examples.items()},
+    }
+
+
+def measure() -> dict:
+    """Seconds spent in the training loop (the last compute() in this process, else a fresh run)."""
+    if "seconds" not in LAST_TRAINING:
+        LAST_TRAINING["seconds"] = train()[2]
+    return {"train_s": round(LAST_TRAINING["seconds"], 1), "epochs": EPOCHS, "n_train": N_TRAIN}
+
+
+if __name__ == "__main__":
+    import json
+    import time
+    t0 = time.perf_counter()
+    r = compute()
+    print(json.dumps({k: v for k, v in r.items() if k not in ("examples",)}, indent=1))
+    print("train", LAST_TRAINING, "total", time.perf_counter() - t0)
