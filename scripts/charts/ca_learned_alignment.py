@@ -5,7 +5,7 @@ import json
 
 import altair as alt
 
-from scripts.charts._text import iso, rtl, text_expr
+from scripts.charts._text import LRI, PDI, iso, rtl, text_expr
 
 DATA = ["ca_trained"]
 MENU = 52            # px kept free at the top right for the chart's menu button
@@ -34,7 +34,10 @@ def _lines(ca: dict, ids: list[str], t: dict) -> dict:
     out = {}
     for sid in ids:
         s = ca["sentences"][sid]
-        out[sid] = iso(t["wrote"].format(output=" ".join(s["output"]), verdict=t["verdict"][str(s["correct"]).lower()]))
+        output = " ".join(s["output"])
+        if rtl(t["wrote"]):                       # English words inside a Persian line keep their order
+            output = LRI + output + PDI
+        out[sid] = iso(t["wrote"].format(output=output, verdict=t["verdict"][str(s["correct"]).lower()]))
     return out
 
 
@@ -42,7 +45,7 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
     ca = data["ca_trained"]
     ids = list(t["sentences"])                        # the strings name the sentences offered, in order
     glosses = t.get("glosses") or {}
-    sentence = alt.param(name="sentence", value=ids[0], bind=alt.binding_radio(
+    sentence = alt.param(name="sentence", value=ids[0], bind=alt.binding_select(
         options=ids, labels=[t["sentences"][s] for s in ids], name=iso(t["pick"]) + " "))
     pick = alt.selection_point(name="row_pick", fields=["row"], on="pointerover", clear=False,
                                value=[{"row": 1}], empty=False)
@@ -91,7 +94,8 @@ def _readout(base, pick, t: dict) -> alt.Chart:
             .transform_calculate(verdict=f"datum.content ? (datum.hit ? {json.dumps(iso(t['hit']), ensure_ascii=False)}"
                                          f" : {json.dumps(iso(t['miss']), ensure_ascii=False)}) : "
                                          f"{json.dumps(iso(t['article']), ensure_ascii=False)}")
-            .transform_calculate(line=text_expr(t["readout"]))
+            .transform_calculate(line=text_expr(t["readout"].replace("{target}", LRI + "{target}" + PDI)
+                                                if right else t["readout"]))
             .mark_text(align="right" if right else "left", baseline="top", dy=12, fontSize=13)
             .encode(x=alt.value("width") if right else alt.value(0), y=alt.value("height"), text="line:N")
             .properties(name="readout"))

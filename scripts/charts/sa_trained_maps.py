@@ -62,7 +62,7 @@ def _panel(weights, pixels, state: str, t: dict, query, grid: int, side: int) ->
     box = mine.transform_filter(f"datum.j == {query.name} - 1").mark_rect(
         fill=None, stroke="#1f77b4", strokeWidth=2.5).encode(x=X("x0"), x2="x1", y=Y("y0"), y2="y1")
     heading = mine.transform_filter("datum.j == 0").transform_calculate(
-        text=say(t["panel"][state], h="format(datum.h_pct, '.0%')")).mark_text(
+        text=say(t["panel"][state], h="format(datum.h_pct, '.1%')")).mark_text(
         fontSize=13, baseline="bottom", dy=-6).encode(
         x=alt.value(PANEL / 2), y=alt.value(0), text="text:N").properties(name=f"entropy_{state}")
     return alt.layer(pixels, cells, box, heading).properties(width=PANEL, height=PANEL)
@@ -87,7 +87,7 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
     weights = _weights(alt.Data(values=_rows(sa)), shape, head, query, n, hd)
     panels = [_panel(weights, pixels, st, t, query, grid, side) for st in STATES]
     return alt.hconcat(*panels, spacing=24).add_params(shape, head, query).configure_view(stroke="#999").properties(
-        title=alt.TitleParams(bidi(t["title"]), subtitle=bidi(t["subtitle"]), fontSize=14, anchor="middle"),
+        title=alt.TitleParams(bidi(t["title"]), subtitle=bidi(t["subtitle"]), fontSize=14, anchor="middle", offset=16),
         padding=PADDING, description=t["description"])
 
 

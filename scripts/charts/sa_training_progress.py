@@ -40,12 +40,12 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
     readout = (base.transform_filter(hover)
                .transform_pivot("series", value="value", groupby=["epoch"])
                .transform_calculate(line=text_expr(t["readout"]))
-               .mark_text(align="right" if right else "left", baseline="top", fontSize=12, dy=-34)
+               .mark_text(align="right" if right else "left", baseline="top", fontSize=12, dy=-26)
                .encode(x=alt.value("width") if right else alt.value(0), y=alt.value(0), text="line:N")
                .properties(name="readout"))
     return (lines + rule + readout).properties(
-        width="container", height=240, padding={"top": 44, "left": 5, "right": 5, "bottom": 5},
-        title=alt.Title(iso(t["title"]), anchor="end" if rtl(t["title"]) else "start", offset=40),
+        width="container", height=240, padding={"top": 36, "left": 5, "right": 5, "bottom": 5},
+        title=alt.Title(iso(t["title"]), anchor="end" if rtl(t["title"]) else "start", offset=32),
         description=t["description"])
 
 
