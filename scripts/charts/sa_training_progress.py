@@ -30,11 +30,13 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
     color = alt.Color("name:N", title=None, sort=[t["series"][k] for k in SERIES],
                       scale=alt.Scale(domain=[t["series"][k] for k in SERIES], range=COLORS),
                       legend=alt.Legend(orient="bottom", columns=2, labelLimit=320, symbolType="stroke"))
-    lines = base.mark_line(point=True, strokeWidth=2.5).encode(
+    lines = base.mark_line(strokeWidth=2.5).encode(
         x=x, y=y, color=color, strokeDash=alt.condition("datum.series == 'patch_entropy_pct'",
-                                                        alt.value([5, 3]), alt.value([1, 0])),
+                                                        alt.value([5, 3]), alt.value([1, 0])))
+    points = base.mark_point(filled=True, size=36, opacity=1).encode(
+        x=x, y=y, color=color,
         tooltip=[alt.Tooltip("epoch:Q", title=t["x"], format="d"), alt.Tooltip("name:N", title=t["measure"]),
-                 alt.Tooltip("value:Q", title=t["value"], format=".1%")]).add_params(hover).properties(name="lines")
+                 alt.Tooltip("value:Q", title=t["value"], format=".1%")]).add_params(hover).properties(name="points")
     rule = base.transform_filter(hover).mark_rule(color="#888", strokeDash=[2, 2]).encode(x=x)
     right = rtl(t["readout"])
     readout = (base.transform_filter(hover)
@@ -43,7 +45,7 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
                .mark_text(align="right" if right else "left", baseline="top", fontSize=12, dy=-26)
                .encode(x=alt.value("width") if right else alt.value(0), y=alt.value(0), text="line:N")
                .properties(name="readout"))
-    return (lines + rule + readout).properties(
+    return (lines + points + rule + readout).properties(
         width="container", height=240, padding={"top": 36, "left": 5, "right": 5, "bottom": 5},
         title=alt.Title(iso(t["title"]), anchor="end" if rtl(t["title"]) else "start", offset=32),
         description=t["description"])
