@@ -30,15 +30,18 @@ def deterministic(seed: int):
 
 
 class Stopwatch:
-    """Wall-clock seconds of the training loops only (kept out of the data: machine-dependent)."""
+    """Seconds of the training loops only, wall-clock and CPU (kept out of the data: machine-dependent;
+    on a busy shared machine the wall clock grows while the CPU time stays about the same)."""
 
     def __init__(self):
         self.seconds = 0.0
+        self.cpu_seconds = 0.0
 
     @contextlib.contextmanager
     def running(self):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         try:
             yield
         finally:
             self.seconds += time.perf_counter() - t0
+            self.cpu_seconds += time.process_time() - c0

@@ -52,7 +52,7 @@ D, HEADS, MLP = 16, 4, 64
 SIZES = (12, SIZE)          # the side of the shape's square, in pixels
 NOISE = 0.1
 ON_SHAPE = 0.25             # a patch "contains the shape" when a noise-free pixel reaches this
-LAST_TRAINING = {}          # seconds of the last training, for measure() (never in the data)
+LAST_TRAINING = {}          # the last training's Stopwatch, for measure() (never in the data)
 
 
 def images(n: int, rng: np.random.Generator):
@@ -165,7 +165,7 @@ def train() -> tuple[dict, dict, float]:
             examples[s]["on_shape_patches"] = [int(i) for i in np.flatnonzero(ex_on[s])]
         share = float(m_te.mean())
         params = sum(p.numel() for p in model.parameters())
-    return {"checkpoints": checkpoints, "patch_share": share, "params": params}, examples, watch.seconds
+    return {"checkpoints": checkpoints, "patch_share": share, "params": params}, examples, watch
 
 
 def _mean(example: dict, state: str, key: str) -> float:
@@ -173,8 +173,8 @@ def _mean(example: dict, state: str, key: str) -> float:
 
 
 def compute() -> dict:
-    result, examples, seconds = train()
-    LAST_TRAINING["seconds"] = seconds
+    result, examples, watch = train()
+    LAST_TRAINING["watch"] = watch
     ck = result["checkpoints"]
     first, last = ck["0"], ck[str(EPOCHS)]
     return {
@@ -199,9 +199,11 @@ def compute() -> dict:
 
 def measure() -> dict:
     """Seconds spent in the training loop (the last compute() in this process, else a fresh run)."""
-    if "seconds" not in LAST_TRAINING:
-        LAST_TRAINING["seconds"] = train()[2]
-    return {"train_s": round(LAST_TRAINING["seconds"], 1), "epochs": EPOCHS, "n_train": N_TRAIN}
+    if "watch" not in LAST_TRAINING:
+        LAST_TRAINING["watch"] = train()[2]
+    w = LAST_TRAINING["watch"]
+    return {"train_s": round(w.seconds, 1), "train_cpu_s": round(w.cpu_seconds, 1), "epochs": EPOCHS,
+            "n_train": N_TRAIN}
 
 
 if __name__ == "__main__":
@@ -210,4 +212,4 @@ if __name__ == "__main__":
     t0 = time.perf_counter()
     r = compute()
     print(json.dumps({k: v for k, v in r.items() if k not in ("examples",)}, indent=1))
-    print("train", LAST_TRAINING, "total", time.perf_counter() - t0)
+    print("train", measure(), "total", time.perf_counter() - t0)
