@@ -76,7 +76,7 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
     shape = alt.param(name="shape", value=shapes[0], bind=alt.binding_radio(
         options=shapes, labels=[t["shapes"][s] for s in shapes], name=label(t["shape"])))
     head = alt.param(name="head", value=int(heads[0]), bind=alt.binding_radio(
-        options=[int(h) for h in heads], labels=heads, name=label(t["head"])))
+        options=[int(h) for h in heads], labels=[fmt(int(h), "d", t["lang"]) for h in heads], name=label(t["head"])))
     query = alt.param(name="query", value=0, bind=alt.binding_select(
         options=list(range(n + 1)), labels=[t["cls"]] + [t["patch"].format(j=fmt(j, "d", t["lang"])) for j in range(n)],
         name=label(t["query"])))
