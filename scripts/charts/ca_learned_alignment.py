@@ -11,6 +11,7 @@ DATA = ["ca_trained"]
 MENU = 52            # px kept free at the top right for the chart's menu button
 FILL = "#5c6bc0"
 GOLD = "#ff9800"
+FIT = alt.ExprRef(expr="width")  # lines under the matrix end at its edge, or a phone's matrix shrinks to fit them
 
 
 def _cells(ca: dict, ids: list[str], glosses: dict) -> list[dict]:
@@ -37,7 +38,9 @@ def _lines(ca: dict, ids: list[str], t: dict) -> dict:
         output = " ".join(s["output"])
         if rtl(t["wrote"]):                       # English words inside a Persian line keep their order
             output = LRI + output + PDI
-        out[sid] = iso(t["wrote"].format(output=output, verdict=t["verdict"][str(s["correct"]).lower()]))
+        line = t["wrote"].format(output=output, verdict=t["verdict"][str(s["correct"]).lower()])
+        head, tail = line.split(": ", 1)                         # two lines: a phone's width holds each
+        out[sid] = [iso(head + ":"), iso(tail)]
     return out
 
 
@@ -52,7 +55,7 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
     base = alt.Chart(alt.Data(values=_cells(ca, ids, glosses))).transform_filter(f"datum.sid == {sentence.name}")
     x = alt.X("col:O", title=iso(t["x"]), scale=alt.Scale(reverse=True, paddingInner=0.06),
               axis=alt.Axis(orient="top", labelAngle=0, labelFontSize=13, ticks=False, domain=False,
-                            labelExpr=f"{json.dumps(_labels(ca, ids, glosses), ensure_ascii=False)}"
+                            labelExpr=f"{json.dumps(_labels(ca, ids, glosses, lines=True), ensure_ascii=False)}"
                                       f"[{sentence.name}][datum.value]"))
     y = alt.Y("row:O", title=iso(t["y"]), scale=alt.Scale(paddingInner=0.06),
               axis=alt.Axis(labelFontSize=13, ticks=False, domain=False,
@@ -73,18 +76,24 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
     readout = _readout(base, pick, t)
     verdict = base.transform_filter("datum.row == 0 && datum.col == 0").transform_calculate(
         line=f"{json.dumps(_lines(ca, ids, t), ensure_ascii=False)}[datum.sid]").mark_text(
-        align="right" if rtl(t["wrote"]) else "left", baseline="top", dy=32, fontSize=13).encode(
+        align="right" if rtl(t["wrote"]) else "left", baseline="top", dy=32, fontSize=13, lineHeight=17, limit=FIT).encode(
         x=alt.value("width") if rtl(t["wrote"]) else alt.value(0), y=alt.value("height"), text="line:N").properties(
         name="verdict")
     return (heat + gold + numbers + readout + verdict).add_params(sentence).properties(
         width="container", height=alt.Step(34),
-        title=alt.Title(iso(t["title"]), subtitle=iso(t["subtitle"]), anchor="end" if rtl(t["title"]) else "start",
+        title=alt.Title(iso(t["title"]), subtitle=[iso(part) for part in t["subtitle"].split("; ")],  # short lines fit a phone
+                        anchor="end" if rtl(t["title"]) else "start",
                         dx=-MENU if rtl(t["title"]) else 0),
-        padding={"top": 5, "left": 5, "right": 5, "bottom": 52}, description=t["description"])
+        padding={"top": 5, "left": 5, "right": 5, "bottom": 70}, description=t["description"])
 
 
-def _labels(ca: dict, ids: list[str], glosses: dict) -> dict:
-    return {s: [f"{w} ({glosses[w]})" if glosses.get(w) else w for w in ca["sentences"][s]["source"]] for s in ids}
+def _labels(ca: dict, ids: list[str], glosses: dict, lines: bool = False) -> dict:
+    """Source words with their gloss, if any: "word (gloss)", or [word, "(gloss)"] as two axis lines."""
+    def one(w):
+        if not glosses.get(w):
+            return w
+        return [w, f"({glosses[w]})"] if lines else f"{w} ({glosses[w]})"
+    return {s: [one(w) for w in ca["sentences"][s]["source"]] for s in ids}
 
 
 def _readout(base, pick, t: dict) -> alt.Chart:
@@ -96,7 +105,7 @@ def _readout(base, pick, t: dict) -> alt.Chart:
                                          f"{json.dumps(iso(t['article']), ensure_ascii=False)}")
             .transform_calculate(line=text_expr(t["readout"].replace("{target}", LRI + "{target}" + PDI)
                                                 if right else t["readout"]))
-            .mark_text(align="right" if right else "left", baseline="top", dy=12, fontSize=13)
+            .mark_text(align="right" if right else "left", baseline="top", dy=12, fontSize=13, limit=FIT)
             .encode(x=alt.value("width") if right else alt.value(0), y=alt.value("height"), text="line:N")
             .properties(name="readout"))
 
