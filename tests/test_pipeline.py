@@ -216,3 +216,15 @@ def test_missing_chart_string_names_chart_language_and_key(proj):
     assert proc.returncode != 0
     assert "scripts/i18n/uk/" in proc.stderr and "charts.ca_masks.title" in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_system_font_of_the_same_name_that_measures_differently_stops(monkeypatch):
+    """vl-convert sees system fonts too: a same-named system face with other widths must not be used."""
+    from scripts.common import fonts
+    impostor = fonts.files("Vazirmatn")[0]  # a regular face whose widths are not DejaVu's
+    monkeypatch.setattr(fonts, "system_copies", lambda family: [impostor])
+    with pytest.raises(SystemExit) as err:
+        fonts.check_no_shadowing("DejaVu Sans")
+    assert str(impostor) in str(err.value) and "DejaVu Sans" in str(err.value)
+    monkeypatch.setattr(fonts, "system_copies", lambda family: [fonts.files("DejaVu Sans")[0]])
+    fonts.check_no_shadowing("DejaVu Sans")  # the same widths: harmless

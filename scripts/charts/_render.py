@@ -28,6 +28,7 @@ def chart_font(strings: dict) -> str:
 def register_fonts(family: str) -> None:
     """Give vl-convert the pinned font files before it measures any text (once per process)."""
     if family not in _registered:
+        fonts.check_no_shadowing(family)
         vlc.register_font_directory(str(fonts.folder(family)))
         _registered.add(family)
 
