@@ -177,7 +177,7 @@ def test_root_404_switches_by_path(built):
 
 
 def test_serve_answers_missing_paths_with_the_language_404(built):
-    from serve import start
+    from serve import base_path, start
     server, url = start(built)
     try:
         default, other = default_language(), other_languages()[0]
@@ -190,5 +190,8 @@ def test_serve_answers_missing_paths_with_the_language_404(built):
             assert html_lang(body) == lang, path
             assert "Error response" not in body
         assert urllib.request.urlopen(url + f"{other}/").status == 200
+        with pytest.raises(urllib.error.HTTPError) as err:  # outside the project path
+            urllib.request.urlopen(url.split(base_path())[0] + "/elsewhere/")
+        assert err.value.code == 404 and html_lang(err.value.read().decode("utf-8")) == default
     finally:
         server.shutdown()

@@ -46,9 +46,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def not_found_page(self) -> Path | None:
         """The 404 page for the requested path: the deepest folder on the way that has a 404.html."""
         p = urlparse(self.path).path
-        if not p.startswith(self.base):
-            return None
         site = Path(self.directory).resolve()
+        if not p.startswith(self.base):  # outside the project path: the site's root 404 page
+            return site / "404.html" if (site / "404.html").is_file() else None
         parts = [x for x in p[len(self.base):].split("/")[:-1] if x and x not in (".", "..")]
         for i in range(len(parts), -1, -1):
             page = site.joinpath(*parts[:i], "404.html")
