@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import os
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -113,29 +115,41 @@ def main() -> int:
         print("build/offline is missing: run tools/offline.py first (make site does)", file=sys.stderr)
         return 1
     DOWNLOADS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = launch(p)
-        for lang in languages():
-            src = print_page(lang)
-            page = browser.new_page(viewport={"width": 760, "height": 1000})
-            errors = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.emulate_media(media="print")
-            page.goto(src.as_uri())
-            page.wait_for_function(ALL_CHARTS_RENDERED,
-                                   timeout=60000)
-            page.evaluate("document.fonts.ready")
-            page.wait_for_function("document.fonts.status === 'loaded'")
-            if errors:
-                raise SystemExit(f"{src}: {errors}")
-            target = DOWNLOADS / f"attention-course-{lang}.pdf"
-            page.pdf(path=str(target), format="A4", print_background=True, prefer_css_page_size=True,
-                     outline=True, tagged=True)
-            page.close()
-            pages = len(PdfReader(str(target)).pages)
-            record(f"pdf-{lang}", {"file": target.name, "bytes": target.stat().st_size, "pages": pages})
-            print(f"pdf: {target.relative_to(ROOT)} ({pages} pages, {target.stat().st_size / 1e6:.1f} MB)")
-        browser.close()
+    # Every PDF is made in a staging folder and moved into place only when all succeeded:
+    # a failed run leaves the previous set whole, never a new file beside an old one.
+    staging = DOWNLOADS / ".pdf-staging"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
+    made = {}
+    try:
+        with sync_playwright() as p:
+            browser = launch(p)
+            for lang in languages():
+                src = print_page(lang)
+                page = browser.new_page(viewport={"width": 760, "height": 1000})
+                errors = []
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.emulate_media(media="print")
+                page.goto(src.as_uri())
+                page.wait_for_function(ALL_CHARTS_RENDERED,
+                                       timeout=60000)
+                page.evaluate("document.fonts.ready")
+                page.wait_for_function("document.fonts.status === 'loaded'")
+                if errors:
+                    raise SystemExit(f"{src}: {errors}")
+                target = staging / f"attention-course-{lang}.pdf"
+                page.pdf(path=str(target), format="A4", print_background=True, prefer_css_page_size=True,
+                         outline=True, tagged=True)
+                page.close()
+                pages = len(PdfReader(str(target)).pages)  # a PDF pypdf cannot read stops the run here
+                made[f"pdf-{lang}"] = target
+                print(f"pdf: {target.name} ({pages} pages, {target.stat().st_size / 1e6:.1f} MB)")
+            browser.close()
+        for target in made.values():
+            os.replace(target, DOWNLOADS / target.name)
+        record({key: target.name for key, target in made.items()})
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return 0
 
 
