@@ -23,7 +23,7 @@ Keys returned:
       cells           -- long format {row, col, target, source, weight} for a heat map
   spread_rows   -- indices of the rows meant to be spread out ("the")
 """
-import math
+from scripts.common.attention import attention_steps
 
 DIMS = ["animal", "action", "relation", "object"]
 D = len(DIMS)
@@ -67,22 +67,9 @@ SOURCES = {
 CONTENT = [("cat", "cat"), ("sat", "sit"), ("on", "on"), ("mat", "mat")]
 
 
-def _softmax(xs):
-    top = max(xs)
-    es = [math.exp(x - top) for x in xs]
-    total = sum(es)
-    return [e / total for e in es]
-
-
-def _dot(a, b):
-    return sum(x * y for x, y in zip(a, b))
-
-
 def weights(meanings):
     """Unrounded cross-attention weights: rows = TARGET, columns = the given source meanings."""
-    scale = math.sqrt(D)
-    keys = [KEYS[m] for m in meanings]
-    return [_softmax([_dot(q, k) / scale for k in keys]) for q in QUERIES]
+    return attention_steps(QUERIES, [KEYS[m] for m in meanings]).weights.tolist()
 
 
 def _one(lang):

@@ -16,6 +16,8 @@ Keys returned:
 """
 import numpy as np
 
+from scripts.common.attention import attention_steps
+
 TARGET = ["the", "cat", "sat", "on", "the", "mat"]
 SOURCE_FA = ["گربه", "روی", "فرش", "نشست"]
 SOURCE_UK = ["Кіт", "сів", "на", "килимок"]
@@ -54,10 +56,7 @@ def _toy_decode(n_src, n_tgt, cache, width=8, seed=0):
         if k is None or not cache:
             k = project(w_k, enc)
             v = project(w_v, enc)
-        s = k @ queries[t] / np.sqrt(width)
-        a = np.exp(s - s.max())
-        a /= a.sum()
-        outputs.append(a @ v)
+        outputs.append(attention_steps(queries[t:t + 1], k, v).output[0])
     return counter.n, np.array(outputs)
 
 

@@ -25,6 +25,8 @@ Keys returned:
 """
 import math
 
+from scripts.common.attention import attention_steps
+
 Q = (1, 1)
 WORDS_FA = ["گربه", "روی", "فرش", "نشست"]
 WORDS_UK = ["кіт", "на", "килимок", "сів"]          # same meaning, same position
@@ -41,25 +43,14 @@ SEED_WEIGHTS = [0.09, 0.09, 0.77, 0.05]
 SEED_ABOUT = 0.8
 
 
-def _softmax(xs):
-    top = max(xs)
-    es = [math.exp(x - top) for x in xs]
-    total = sum(es)
-    return [e / total for e in es]
-
-
 def _r2(x):
     # the same rounding as Python's "{:.2f}" (used by the snippet), returned as a float
     return float(f"{x:.2f}")
 
 
 def step(q=Q, keys=KEYS, values=VALUES):
-    d = len(q)
-    scores = [float(sum(a * b for a, b in zip(q, k))) for k in keys]
-    scaled = [s / math.sqrt(d) for s in scores]
-    weights = _softmax(scaled)
-    output = [sum(w * v[i] for w, v in zip(weights, values)) for i in range(len(values[0]))]
-    return scores, scaled, weights, output
+    a = attention_steps([q], keys, values)
+    return a.scores[0].tolist(), a.scaled[0].tolist(), a.weights[0].tolist(), a.output[0].tolist()
 
 
 def compute():
