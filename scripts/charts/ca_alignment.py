@@ -52,7 +52,7 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
         description=t["description"])
 
 
-def table(data: dict, t: dict) -> dict:
+def table(data: dict, t: dict, lang: str) -> dict:
     tab = data["ca_alignment"][t["lang"]]
     cols = [["target", t["target"], "s"]] + [[f"s{i + 1}", w, ".3f"] for i, w in enumerate(tab["source"])]
     return {"columns": cols, "rows": tab["table"]}

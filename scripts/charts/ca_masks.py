@@ -68,7 +68,7 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
         description=t["description"])
 
 
-def table(data: dict, t: dict) -> dict:
+def table(data: dict, t: dict, lang: str) -> dict:
     """Per written word: how many keys it may look at in each kind of attention."""
     masks = data["ca_masks"]
     rows = [{"q": w, "causal": sum(masks["causal"]["matrix"][i]), "cross": sum(masks["cross"]["matrix"][i])}

@@ -86,7 +86,7 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
         description=t["description"])
 
 
-def table(data: dict, t: dict) -> dict:
+def table(data: dict, t: dict, lang: str) -> dict:
     """Pairs at a few input sizes (powers of ten and the image), for every number of latents."""
     per = data["ca_perceiver"]
     ns = sorted({n for n in per["grid"]["n"] if math.log10(n) == round(math.log10(n))} | {per["n_image"]})

@@ -56,7 +56,7 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
         description=t["description"])
 
 
-def table(data: dict, t: dict) -> dict:
+def table(data: dict, t: dict, lang: str) -> dict:
     """The step at the starting query q = (1, 1), as stored by the experiment."""
     step = data["ca_step"]
     rows = [{"word": s[f"word_{t['lang']}"], "k1": s["k1"], "k2": s["k2"], "v1": s["v1"], "v2": s["v2"],
