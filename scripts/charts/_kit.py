@@ -97,9 +97,10 @@ def pick(exprs: list[str], index: str) -> str:
     return "[" + ", ".join(exprs) + f"][{index}]"
 
 
-def label(text: str) -> str:
-    """A control's name (HTML); a right-to-left one ends with a right-to-left mark so the value keeps its side."""
-    return f"{isolate(text)}{RLM}" if rtl(text) else isolate(text)
+def label(text: str, rtl_page: bool | None = None) -> str:
+    """A control's name (HTML). On a right-to-left page (by default: when the name is right-to-left)
+    it ends with a right-to-left mark so the value keeps its side."""
+    return f"{isolate(text)}{RLM}" if (rtl(text) if rtl_page is None else rtl_page) else isolate(text)
 
 
 def anchor(text) -> str:

@@ -2,7 +2,7 @@
 
 import altair as alt
 
-from scripts.charts._kit import PADDING, PDF, RLE, bidi, num, say
+from scripts.charts._kit import PADDING, PDF, RLE, bidi, label, num, rtl, say
 
 DATA = ["scaling"]
 
@@ -11,7 +11,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     scaling = data["scaling"]
     rows = [dict(r, label=bidi(t[r["series"]])) for r in scaling["curve"]]
     log2d = alt.param(name="log2d", value=8,
-                      bind=alt.binding_range(min=0, max=10, step=0.2, name=t["slider"]))
+                      bind=alt.binding_range(min=0, max=10, step=0.2, name=label(t["slider"], rtl(t["title"]))))
     x = alt.X("d:Q", scale=alt.Scale(type="log", base=2, domain=[1, 1024]), title=bidi(t["x"]),
               axis=alt.Axis(values=[1, 4, 16, 64, 256, 1024], format="d"))
     y = alt.Y("pmax:Q", scale=alt.Scale(domain=[0, 1]), title=bidi(t["y"]), axis=alt.Axis(format=".1f"))

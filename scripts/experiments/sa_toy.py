@@ -86,8 +86,3 @@ def compute() -> dict:
         "equal_at_plus2": equal_gap,
         "seed_claims": claims,
     }
-
-
-if __name__ == "__main__":
-    import json
-    print(json.dumps(compute(), ensure_ascii=False, indent=1))
