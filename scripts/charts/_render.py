@@ -1,6 +1,6 @@
 """Turn one chart builder into its per-language files: Vega-Lite (the source), Vega (what pages
 embed, so Vega-Lite is not shipped), a static SVG (no-JS fallback) and the chart's data as a
-table for screen readers (the builder's `table(data, t)`: {"columns": [[key, header, format]], "rows": [...]})."""
+table for screen readers (the builder's `table(data, t, lang)`: {"columns": [[key, header, format]], "rows": [...]})."""
 from __future__ import annotations
 
 import importlib
@@ -52,11 +52,11 @@ def load_data(deps: list[str]) -> dict:
     return {d: jsonio.read(GEN / "data" / f"{d}.json") for d in deps}
 
 
-def table_for(mod, chart: str, data: dict, t: dict) -> dict:
+def table_for(mod, chart: str, data: dict, t: dict, lang: str) -> dict:
     if not hasattr(mod, "table"):
-        raise SystemExit(f"scripts/charts/{chart}.py: add table(data, t) giving the chart's data as a table "
+        raise SystemExit(f"scripts/charts/{chart}.py: add table(data, t, lang) giving the chart's data as a table "
                          "(screen readers and no-JS readers get it under the figure)")
-    tab = mod.table(data, t)
+    tab = mod.table(data, t, lang)
     for key, _header, fmt in tab["columns"]:
         if any(key not in row for row in tab["rows"]):
             raise SystemExit(f"scripts/charts/{chart}.py: table column {key!r} is missing from some rows")
@@ -71,7 +71,7 @@ def spec_for(chart: str, lang: str, strings: dict) -> dict:
     with warnings.catch_warnings():
         # One hover selection shared by several views (hover a patch or a matrix row) is deliberate.
         warnings.filterwarnings("ignore", message="Automatically deduplicated selection parameter")
-        spec = mod.build(load_data(mod.DATA), t).to_dict()
+        spec = mod.build(load_data(mod.DATA), t, lang).to_dict()
     if "description" not in spec:
         raise SystemExit(f"scripts/charts/{chart}.py: give the chart a description (its accessible name)")
     spec.setdefault("config", {})["font"] = chart_font(strings)
@@ -119,7 +119,7 @@ def render(chart: str, lang: str, strings: dict) -> dict:
     for family in sorted(spec_fonts(spec)):  # every font the drawing uses comes from a pinned file
         register_fonts(family)
     mod = importlib.import_module(f"scripts.charts.{chart}")
-    tab = table_for(mod, chart, load_data(mod.DATA), strings["charts"][chart])
+    tab = table_for(mod, chart, load_data(mod.DATA), strings["charts"][chart], lang)
     vega = follow_page_colours(vlc.vegalite_to_vega(spec, vl_version=VL_VERSION))
     vega.pop("background", None)  # transparent: the page's background shows through
     static = dict(spec, width=640)  # the container width is unknown outside a page
