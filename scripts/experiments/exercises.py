@@ -167,7 +167,7 @@ def ca_kv_why() -> dict:
 
 
 def ca_perceiver_ratio() -> dict:
-    side, m = 128, 128
+    side, m = 96, 64
     n = side * side
     return number(n * n / (m * n), 0, 0, side=side, m=m, n=n, cross=m * n, self_pairs=n * n)
 
