@@ -177,6 +177,14 @@ def test_pdf_has_the_answers_appendix_with_the_same_numbers(site_dir, lang):
             if item["kind"] == "number":
                 shown = numfmt.fmt(item["answer"], item["fmt"], lang).replace("\u202f", " ")
                 assert squash(shown) in appendix.replace("\u202f", " "), f"{lang} PDF appendix lacks {ex_id}'s answer {shown}"
-    first_lesson_part = body[:body.rindex(title)]
-    # in the lessons the questions are printed (numbered) but the check boxes and solutions are not
-    assert words(lang)["ui"]["your_answer"] not in first_lesson_part
+    lessons = body[:body.rindex(title)]
+    # in the lessons the questions are printed, numbered, with a choice's options, but no answer box
+    assert words(lang)["ui"]["your_answer"] not in lessons
+    lesson_words = set(re.findall(r"[\w\u200c]+", lessons))
+    for lesson in MINIMUM:
+        count = len(ids_in_docs(lang, lesson))
+        assert words(lang)["ui"]["title"].format(n=numfmt.fmt(count, "d", lang)) in lessons
+        for ex_id in ids_in_docs(lang, lesson):
+            for option in words(lang)["items"][ex_id].get("options", {}).values():
+                missing = [w for w in re.findall(r"[\w\u200c]+", option) if len(w) > 2 and w not in lesson_words]
+                assert not missing, f"{lang} PDF: option «{option}» of {ex_id} not printed ({missing})"
