@@ -188,3 +188,12 @@ def test_pdf_has_the_answers_appendix_with_the_same_numbers(site_dir, lang):
             for option in words(lang)["items"][ex_id].get("options", {}).values():
                 missing = [w for w in re.findall(r"[\w\u200c]+", option) if len(w) > 2 and w not in lesson_words]
                 assert not missing, f"{lang} PDF: option «{option}» of {ex_id} not printed ({missing})"
+
+
+def test_generated_answers_match_a_fresh_computation():
+    """exercises.py reuses the lessons' experiments (sa_toy, ca_masks), which the runner's staleness key
+    does not follow: recompute and compare, so a change there cannot leave stale answers behind."""
+    from scripts.common import jsonio
+    from scripts.experiments.exercises import compute
+    stored = (ROOT / "generated" / "data" / "exercises.json").read_text(encoding="utf-8")
+    assert jsonio.dumps(compute()) == stored, "generated/data/exercises.json is stale: run `make data FORCE=1`"
