@@ -69,6 +69,31 @@ def date_text(lang: str, ui: dict, today: dt.date | None = None) -> str:
     return f"{numfmt.fmt(d, 'd', lang)} {ui['months'][m - 1]} {numfmt.fmt(y, 'd', lang)}"
 
 
+SOLUTION = re.compile(r'<details\b([^>]*\bclass="exercise-solution"[^>]*)>\s*<summary>.*?</summary>(.*?)</details>', re.S)
+
+
+def answers_appendix(lang: str, lessons: list[str]) -> tuple[str, list[tuple[str, str, int]]]:
+    """The exercises' answers and worked solutions, lesson by lesson, numbered as in the lessons
+    (their closed <details class="exercise-solution"> moved to the end; print CSS hides them in place)."""
+    title = strings(lang)["exercises"]["ui"]["answers"]
+    parts = []
+    for body in lessons:
+        found = SOLUTION.findall(body)
+        if not found:
+            continue
+        h1 = re.search(r"<h1[^>]*>(.*?)</h1>", body, re.S)
+        parts.append(f"<h2>{h1.group(1) if h1 else ''}</h2>")
+        for attrs, solution in found:
+            number = html.unescape(re.search(r'data-title="([^"]*)"', attrs).group(1))
+            parts.append(f'<div class="print-answer"><h3>{html.escape(number)}</h3>{solution}</div>')
+    if not parts:
+        return "", []
+    style = ("<style>.print-answers { break-before: page; } .print-answer { break-inside: avoid; }"
+             " .print-answers h3 { margin: 1em 0 .2em; }</style>")
+    section = f'{style}<section class="print-answers"><h1 id="answers">{html.escape(title)}</h1>{"".join(parts)}</section>'
+    return section, [("answers", title, 1)]
+
+
 def print_page(lang: str) -> Path:
     s = strings(lang)
     ui = s["ui"]["print"]
@@ -78,6 +103,8 @@ def print_page(lang: str) -> Path:
         body, heads = lesson_article(lang, name)
         lessons.append(body)
         toc += heads
+    appendix, appendix_toc = answers_appendix(lang, lessons)
+    toc += appendix_toc
     site_name = re.search(r"<title>(.*?)</title>", template, re.S).group(1).split(" - ")[-1].strip()
     toc_html = "".join(f'<li class="toc-h{level}"><a href="#{anchor}">{html.escape(text)}</a></li>'
                        for anchor, text, level in toc)
@@ -102,7 +129,7 @@ def print_page(lang: str) -> Path:
 .md-main__inner {{ margin: 0; }} .md-content {{ max-width: none; }}
 .md-typeset figure.chart {{ break-inside: avoid; }}
 </style>"""
-    article = f'<article class="md-content__inner md-typeset">{cover}{"".join(lessons)}</article>'
+    article = f'<article class="md-content__inner md-typeset">{cover}{"".join(lessons)}{appendix}</article>'
     out = ARTICLE.sub(lambda m: article, template, count=1).replace("</head>", page_css + "</head>", 1)
     target = folder(lang) / "print.html"
     target.write_text(out, encoding="utf-8")
