@@ -55,7 +55,13 @@
       else vegaSpan = null;
       var out = document.createElement("output");
       out.className = "chart-readout";
-      (vegaSpan || input).insertAdjacentElement("afterend", out);
+      // slider and readout in one unbreakable pair, so a phone never puts the number on its own line
+      var pair = document.createElement("span");
+      pair.className = "chart-slider";
+      input.insertAdjacentElement("beforebegin", pair);
+      pair.appendChild(input);
+      if (vegaSpan) pair.appendChild(vegaSpan);
+      pair.appendChild(out);
       var digits = stepDecimals(input);
       var show = function (value) {
         var v = Number(value);
