@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GEN = ROOT / "generated"
 sys.path.insert(0, str(ROOT))
 from hooks.bidi import isolate_formulas  # noqa: E402  (√d stays √d in Persian captions and headers)
-from hooks.offline import offline_build  # noqa: E402
+from hooks.offline import not_here_note, offline_build  # noqa: E402
 from scripts.common import i18n, numfmt  # noqa: E402  (numfmt: the one place numbers get their language)
 
 SHORTCODE = re.compile(r"\{\{\s*(?P<kind>[a-z]+)\s*:\s*(?P<ref>[^|}]+?)\s*(?:\|\s*(?P<arg>[^}]*?)\s*)?\}\}")
@@ -143,7 +143,7 @@ def download_md(ref: str, where: str, lang: str, page) -> str:
     if item is None:
         if os.environ.get("REQUIRE_DOWNLOADS"):
             raise PluginError(f"{where}: {key} has not been made yet: run `make site` (tools/offline.py, tools/pdf.py)")
-        return ui["not_here"]  # the offline copy itself, or a build without downloads
+        return not_here_note(ui, page)  # the offline copy itself, or a build without downloads
     mb = numfmt.fmt(item["bytes"] / 1e6, ".1f", lang)
     extra = ui["size"].format(mb=mb)
     if "pages" in item:
