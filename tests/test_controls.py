@@ -258,10 +258,14 @@ def test_nothing_is_wider_than_a_phone(browser, base_url, lang, page):
     bad = p.evaluate(OVERFLOW)
     assert not bad, f"{lang}/{page} at 390 px: {bad[:8]}"
     assert p.evaluate("document.documentElement.scrollWidth") <= 390
-    # radio options keep their circle and label on one line
+    # radio options keep their circle and label on one line; Latin/Ukrainian phrases in Persian
+    # lines («Attention Is All You Need») are not broken across lines
     for label in p.locator("figure.chart .vega-bind-radio label").all():
         rects = label.evaluate("l => [...l.getClientRects()].length")
         assert rects == 1, f"{lang}/{page}: radio option «{label.inner_text()}» wraps"
+    broken = p.evaluate("""() => [...document.querySelectorAll('[dir=rtl] .md-typeset bdi[lang]')]
+        .filter(b => new Set([...b.getClientRects()].map(r => Math.round(r.top))).size > 1).map(b => b.textContent)""")
+    assert not broken, f"{lang}/{page}: phrases broken across lines: {broken}"
     ctx.close()
 
 
