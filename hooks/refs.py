@@ -28,7 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 GEN = ROOT / "generated"
 sys.path.insert(0, str(ROOT))
 from hooks import downloads  # noqa: E402  (download entries, checked against the files)
-from hooks.offline import offline_build  # noqa: E402
+from hooks.bidi import isolate_formulas  # noqa: E402  (√d stays √d in Persian captions and headers)
+from hooks.offline import not_here_note, offline_build  # noqa: E402
 from scripts.common import i18n, numfmt  # noqa: E402  (numfmt: the one place numbers get their language)
 
 SHORTCODE = re.compile(r"\{\{\s*(?P<kind>[a-z]+)\s*:\s*(?P<ref>[^|}]+?)\s*(?:\|\s*(?P<arg>[^}]*?)\s*)?\}\}")
@@ -91,6 +92,11 @@ def value_html(ref: str, spec: str, where: str, lang: str) -> str:
     value = lookup(ref, where)
     if isinstance(value, str):
         return f"<bdi>{html.escape(value)}</bdi>"
+    if isinstance(value, list):  # a vector: its brackets and separators are numfmt's rule, never typed
+        try:
+            return num_span(numfmt.vector(value, spec or ".3f", lang))
+        except (TypeError, ValueError) as err:
+            raise PluginError(f"{where}: cannot format {ref!r} = {value!r} as a vector with {spec!r}: {err}") from None
     return num_span(fmt(value, spec, where, ref, lang))
 
 
@@ -130,7 +136,7 @@ def download_md(ref: str, where: str, lang: str, page) -> str:
     if item is None:
         if os.environ.get("REQUIRE_DOWNLOADS"):
             raise PluginError(f"{where}: {key} has not been made yet: run `make site` (tools/offline.py, tools/pdf.py)")
-        return ui["not_here"]  # the offline copy itself, or a build without downloads
+        return not_here_note(ui, page)  # the offline copy itself, or a build without downloads
     mb = numfmt.fmt(item["bytes"] / 1e6, ".1f", lang)
     extra = ui["size"].format(mb=mb)
     if "pages" in item:
@@ -188,15 +194,15 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
         svg = get_relative_url(f"assets/charts/{lang}/{chart}.svg", page.url)
         opts = {"locale": numfmt.d3_locale(lang), "actions": ui["actions"], "menu": ui["chart_menu"],
                 "font": ui["chart_font"]}  # the pinned font the static SVG was drawn with
-        title, desc = html.escape(t["title"]), html.escape(" ".join(t["description"].split()))
+        title, desc = html.escape(t["title"]), isolate_formulas(" ".join(t["description"].split()))
         tab = json.loads((GEN / "charts" / lang / f"{chart}.table.json").read_text(encoding="utf-8"))
-        head = "".join(f'<th scope="col">{html.escape(h)}</th>' for _, h, _ in tab["columns"])
+        head = "".join(f'<th scope="col">{isolate_formulas(h)}</th>' for _, h, _ in tab["columns"])
         body = "".join("<tr>" + "".join(
             f"<td>{html.escape(str(row[k])) if f == 's' else num_span(numfmt.fmt(row[k], f, lang))}</td>"
             for k, _, f in tab["columns"])
             + "</tr>" for row in tab["rows"])
         data_table = (f'<details class="chart-data abstract"><summary>{html.escape(ui["chart_data"])}</summary>'
-                      f'<div class="md-typeset__table"><table><caption>{title}</caption><thead><tr>{head}</tr></thead>'
+                      f'<div class="md-typeset__table"><table><caption>{isolate_formulas(t["title"])}</caption><thead><tr>{head}</tr></thead>'
                       f'<tbody>{body}</tbody></table></div></details>')
         return (f'<figure class="chart" id="chart-{chart}">'
                 f'<div class="chart-view" data-chart="{chart}" role="figure" aria-label="{title}" '

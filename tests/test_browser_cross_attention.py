@@ -91,7 +91,7 @@ def test_query_sliders_recompute_the_weights(context, base_url, lang):
     fig = p.locator("#chart-ca_step_query")
     fig.scroll_into_view_if_needed()
     expected = numbers(step["weights"], lang, ".2f")
-    number = re.compile(r"^[−\-]?[0-9۰-۹]+[.٫][0-9۰-۹]+$")
+    number = re.compile(r"^[−\-]?[0-9۰-۹]+[,٫][0-9۰-۹]+$")  # uk decimal comma, fa ٫
 
     def weights():
         return [t for t in texts(p, "ca_step_query") if number.match(t)]
@@ -106,7 +106,7 @@ def test_query_sliders_recompute_the_weights(context, base_url, lang):
     moved = weights()
     assert moved != expected and len(moved) == len(expected)
     top = max(range(len(moved)), key=lambda i: float(numfmt.localize_digits(moved[i], "uk")
-                                                       .translate(str.maketrans("۰۱۲۳۴۵۶۷۸۹٫", "0123456789."))))
+                                                       .translate(str.maketrans("۰۱۲۳۴۵۶۷۸۹٫,−", "0123456789..-"))))
     assert top == 3, f"{lang}: with q = (-1, 1) the fourth source word should take the most weight: {moved}"
     sliders.nth(0).fill("0")
     sliders.nth(1).fill("0")                        # q = (0, 0): all scores equal, weights uniform
