@@ -27,7 +27,9 @@ from mkdocs.utils import get_relative_url
 ROOT = Path(__file__).resolve().parent.parent
 GEN = ROOT / "generated"
 sys.path.insert(0, str(ROOT))
-from hooks.offline import offline_build  # noqa: E402
+from hooks import downloads  # noqa: E402  (download entries, checked against the files)
+from hooks.bidi import isolate_formulas  # noqa: E402  (√d stays √d in Persian captions and headers)
+from hooks.offline import not_here_note, offline_build  # noqa: E402
 from scripts.common import i18n, numfmt  # noqa: E402  (numfmt: the one place numbers get their language)
 
 SHORTCODE = re.compile(r"\{\{\s*(?P<kind>[a-z]+)\s*:\s*(?P<ref>[^|}]+?)\s*(?:\|\s*(?P<arg>[^}]*?)\s*)?\}\}")
@@ -90,6 +92,11 @@ def value_html(ref: str, spec: str, where: str, lang: str) -> str:
     value = lookup(ref, where)
     if isinstance(value, str):
         return f"<bdi>{html.escape(value)}</bdi>"
+    if isinstance(value, list):  # a vector: its brackets and separators are numfmt's rule, never typed
+        try:
+            return num_span(numfmt.vector(value, spec or ".3f", lang))
+        except (TypeError, ValueError) as err:
+            raise PluginError(f"{where}: cannot format {ref!r} = {value!r} as a vector with {spec!r}: {err}") from None
     return num_span(fmt(value, spec, where, ref, lang))
 
 
@@ -119,25 +126,17 @@ def table_md(ref: str, arg: str, where: str, lang: str) -> str:
     return "\n".join(lines)
 
 
-DOWNLOADS = ROOT / "build" / "downloads"
-
-
-def downloads() -> dict:
-    path = DOWNLOADS / "downloads.json"
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-
-
 def download_md(ref: str, where: str, lang: str, page) -> str:
     """A link to a file made before this build (offline archive, PDF), with its size and pages."""
     ui = strings(lang)["ui"]["downloads"]
     key = f"pdf-{lang}" if ref == "pdf" else ref
     if ref not in ("offline", "pdf"):
         raise PluginError(f"{where}: unknown download {ref!r}; use offline or pdf")
-    item = None if offline_build() else downloads().get(key)
+    item = None if offline_build() else downloads.item(key)  # size and pages read from the file itself
     if item is None:
         if os.environ.get("REQUIRE_DOWNLOADS"):
             raise PluginError(f"{where}: {key} has not been made yet: run `make site` (tools/offline.py, tools/pdf.py)")
-        return ui["not_here"]  # the offline copy itself, or a build without downloads
+        return not_here_note(ui, page)  # the offline copy itself, or a build without downloads
     mb = numfmt.fmt(item["bytes"] / 1e6, ".1f", lang)
     extra = ui["size"].format(mb=mb)
     if "pages" in item:
@@ -194,16 +193,16 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
         spec = chart_files(chart, lang).read_text(encoding="utf-8")
         svg = get_relative_url(f"assets/charts/{lang}/{chart}.svg", page.url)
         opts = {"locale": numfmt.d3_locale(lang), "actions": ui["actions"], "menu": ui["chart_menu"],
-                "font": "Vazirmatn" if lang == "fa" else "sans-serif"}
-        title, desc = html.escape(t["title"]), html.escape(" ".join(t["description"].split()))
+                "font": ui["chart_font"]}  # the pinned font the static SVG was drawn with
+        title, desc = html.escape(t["title"]), isolate_formulas(" ".join(t["description"].split()))
         tab = json.loads((GEN / "charts" / lang / f"{chart}.table.json").read_text(encoding="utf-8"))
-        head = "".join(f'<th scope="col">{html.escape(h)}</th>' for _, h, _ in tab["columns"])
+        head = "".join(f'<th scope="col">{isolate_formulas(h)}</th>' for _, h, _ in tab["columns"])
         body = "".join("<tr>" + "".join(
             f"<td>{html.escape(str(row[k])) if f == 's' else num_span(numfmt.fmt(row[k], f, lang))}</td>"
             for k, _, f in tab["columns"])
             + "</tr>" for row in tab["rows"])
         data_table = (f'<details class="chart-data abstract"><summary>{html.escape(ui["chart_data"])}</summary>'
-                      f'<div class="md-typeset__table"><table><caption>{title}</caption><thead><tr>{head}</tr></thead>'
+                      f'<div class="md-typeset__table"><table><caption>{isolate_formulas(t["title"])}</caption><thead><tr>{head}</tr></thead>'
                       f'<tbody>{body}</tbody></table></div></details>')
         return (f'<figure class="chart" id="chart-{chart}">'
                 f'<div class="chart-view" data-chart="{chart}" role="figure" aria-label="{title}" '
@@ -231,8 +230,8 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
 def on_post_build(config, **kwargs) -> None:
     """Copy each chart's static SVG next to the site's assets (no-JS fallback), and the downloads."""
     site = Path(config["site_dir"])
-    for item in ([] if offline_build() else downloads().values()):  # the offline copy must not hold the previous archive
-        src, dest = DOWNLOADS / item["file"], site / "downloads" / item["file"]
+    for item in ([] if offline_build() else downloads.all_items()):  # the offline copy must not hold the previous archive
+        src, dest = item["path"], site / "downloads" / item["file"]
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, dest)
     for svg in GEN.glob("charts/*/*.svg"):

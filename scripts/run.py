@@ -44,59 +44,157 @@ def lib_versions() -> dict:
     return out
 
 
+def parse(path: Path):
+    """A project file's syntax tree; a syntax error stops the run naming the file and line."""
+    import ast
+    try:
+        return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except SyntaxError as err:
+        raise SystemExit(f"{path.relative_to(ROOT)}:{err.lineno}: syntax error ({err.msg}): "
+                         "fix it, then run `make data`") from None
+
+
+def code_text(path: Path) -> str:
+    """What a module does, without its comments and layout: a comment-only edit keeps every key
+    (and so the manifest and all of generated/) byte-identical."""
+    import ast
+    return f"{path.relative_to(ROOT)}\n{ast.dump(parse(path))}"
+
+
+def module_file(mod: str) -> Path | None:
+    """The project file of a dotted module name under scripts/, or None (a library)."""
+    if mod != "scripts" and not mod.startswith("scripts."):
+        return None
+    base = ROOT / mod.replace(".", "/")
+    for p in (base.with_suffix(".py"), base / "__init__.py"):
+        if p.is_file():
+            return p
+    return None
+
+
 def local_imports(path: Path, seen: set | None = None) -> set:
-    """scripts/common modules a file imports, followed through each other (read, not imported)."""
+    """Every project module (scripts/…) a file imports, followed transitively: common helpers,
+    experiments imported by experiments, chart helpers (read, not imported)."""
     import ast
     seen = set() if seen is None else seen
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    for node in ast.walk(parse(path)):
         mods = []
-        if isinstance(node, ast.ImportFrom) and node.module:
-            mods = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from . import x / from .x import y
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parent + ([base] if base else []))
+            mods = [base] + [f"{base}.{a.name}" for a in node.names]
         elif isinstance(node, ast.Import):
             mods = [a.name for a in node.names]
         for mod in mods:
-            dep = ROOT / (mod.replace(".", "/") + ".py")
-            if mod.startswith("scripts.common") and dep.exists() and dep not in seen:
+            dep = module_file(mod)
+            if dep is not None and dep != path and dep not in seen:
                 seen.add(dep)
                 local_imports(dep, seen)
     return seen
 
 
 def experiment_key(name: str, versions: dict) -> str:
-    """Changes when the module, a scripts/common module it uses, or a library version changes."""
+    """Changes when what the module does changes, or any project module it imports (transitively),
+    the JSON rules that shape its file (scripts/common/jsonio.py), or a library version."""
     src = SCRIPTS / "experiments" / f"{name}.py"
-    parts = [src.read_text(encoding="utf-8")]
-    parts += [p.read_text(encoding="utf-8") for p in sorted(local_imports(src))]
+    deps = local_imports(src) | {SCRIPTS / "common" / "jsonio.py"}
+    parts = [code_text(src)] + [code_text(p) for p in sorted(deps - {src})]
     parts.append(json.dumps(versions, sort_keys=True))
     return jsonio.sha256("\0".join(parts))
 
 
-def chart_key(chart: str, deps: list[str], strings: dict, data_hashes: dict, versions: dict) -> str:
+def shared_chart_modules() -> list[Path]:
+    """The renderer and helpers every chart uses (scripts/charts/_*.py) and what they import."""
+    shared = set((SCRIPTS / "charts").glob("_*.py"))
+    for p in list(shared):
+        shared |= local_imports(p)
+    return sorted(shared)
+
+
+def data_hash(name: str) -> str | None:
+    """The content of an experiment's data file: a chart depends on the numbers, not on the code."""
+    p = GEN / "data" / f"{name}.json"
+    return jsonio.sha256(p.read_bytes()) if p.exists() else None
+
+
+def font_hash(family: str) -> str:
+    from scripts.common import fonts
+    return jsonio.sha256(b"".join(jsonio.sha256(p.read_bytes()).encode() for p in fonts.files(family)))
+
+
+def chart_key(chart: str, deps: list[str], strings: dict, versions: dict, shared: list[Path]) -> str:
+    """Changes when the builder (or a module it imports), a shared chart module, the chart's strings,
+    the language's chart font, the content of the data it reads, or a library version changes."""
     src = SCRIPTS / "charts" / f"{chart}.py"
-    parts = [src.read_text(encoding="utf-8"),
-             *(p.read_text(encoding="utf-8") for p in sorted(local_imports(src))),
-             json.dumps(strings, sort_keys=True, ensure_ascii=False),
-             json.dumps({d: data_hashes.get(d) for d in deps}, sort_keys=True),
+    family = strings["ui"]["chart_font"]
+    parts = [code_text(src),
+             *(code_text(p) for p in sorted(local_imports(src) | set(shared))),
+             json.dumps(strings["charts"][chart], sort_keys=True, ensure_ascii=False),
+             json.dumps({d: data_hash(d) for d in deps}, sort_keys=True),
+             json.dumps({"font": family, "files": font_hash(family)}, sort_keys=True),
              json.dumps(versions, sort_keys=True)]
-    shared = sorted((SCRIPTS / "charts").glob("_*.py"))  # the renderer and helpers every chart uses
-    shared += sorted(set().union(*(local_imports(p) for p in shared)))
-    parts += [p.read_text(encoding="utf-8") for p in shared]
     return jsonio.sha256("\0".join(parts))
 
 
 def chart_deps(chart: str) -> list[str]:
     """DATA = [...] read from the builder's source, so a skip needs no import."""
     import ast
-    tree = ast.parse((SCRIPTS / "charts" / f"{chart}.py").read_text(encoding="utf-8"))
+    tree = parse(SCRIPTS / "charts" / f"{chart}.py")
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "DATA" for t in node.targets):
             return list(ast.literal_eval(node.value))
     raise SystemExit(f"scripts/charts/{chart}.py: add DATA = ['<experiment>', ...] naming the data it reads")
 
 
+def has_measure(name: str) -> bool:
+    """True when the experiment defines measure() (so generated/timings/<name>.json is its output)."""
+    import ast
+    return any(isinstance(n, ast.FunctionDef) and n.name == "measure"
+               for n in parse(SCRIPTS / "experiments" / f"{name}.py").body)
+
+
+CHART_SUFFIXES = (".json", ".vg.json", ".svg", ".table.json")
+
+
+def expected_files() -> set[Path]:
+    """Every file in generated/ that a current experiment or builder produces (plus the manifest)."""
+    out = {MANIFEST, GEN / ".lock"}
+    for name in names("experiments"):
+        out.add(GEN / "data" / f"{name}.json")
+        if has_measure(name):
+            out.add(GEN / "timings" / f"{name}.json")
+    for lang in languages():
+        for chart in names("charts"):
+            out |= {GEN / "charts" / lang / f"{chart}{s}" for s in CHART_SUFFIXES}
+    return out
+
+
+def orphans() -> list[Path]:
+    """Files in generated/ that no current experiment or builder produces (a deleted module's
+    leftovers, a hand-made file): pages must not be able to show them."""
+    expected = expected_files()
+    return sorted(p for p in GEN.rglob("*") if p.is_file() and p not in expected)
+
+
+def read_manifest() -> dict:
+    if not MANIFEST.exists():
+        return {}
+    try:
+        manifest = jsonio.read(MANIFEST)
+    except (ValueError, UnicodeDecodeError) as err:
+        raise SystemExit(f"{MANIFEST.relative_to(ROOT)} is corrupt ({err}): run `make data FORCE=1` "
+                         "(python -m scripts.run --force), which recomputes everything and rewrites it") from None
+    if not isinstance(manifest, dict):
+        raise SystemExit(f"{MANIFEST.relative_to(ROOT)} is not a JSON object: run `make data FORCE=1`")
+    return manifest
+
+
 def fresh(entry: dict | None, key: str) -> bool:
     """True when the manifest entry was made from these inputs and its outputs are untouched."""
-    if not entry or entry.get("key") != key:
+    if not isinstance(entry, dict) or entry.get("key") != key or not isinstance(entry.get("outputs"), dict):
         return False
     for rel, digest in entry["outputs"].items():
         p = ROOT / rel
@@ -105,37 +203,44 @@ def fresh(entry: dict | None, key: str) -> bool:
     return True
 
 
-def plan(manifest: dict) -> tuple[list, list]:
-    """Which experiments and charts are stale: [(name, key)], [(chart, lang, key)]."""
-    versions = lib_versions()
-    exps, stale_names = [], set()
-    data_hashes = {}
+def plan_experiments(manifest: dict, versions: dict) -> list:
+    """Stale experiments: [(name, key)]."""
+    exps = []
     for name in names("experiments"):
         key = experiment_key(name, versions)
-        data_hashes[name] = key
         if not fresh(manifest.get("experiments", {}).get(name), key):
             exps.append((name, key))
-            stale_names.add(name)
+    return exps
+
+
+def plan_charts(manifest: dict, versions: dict) -> list:
+    """Stale charts given the data files as they are now: [(chart, lang, key)]."""
+    known = set(names("experiments"))
+    shared = shared_chart_modules()
     charts = []
     for lang in languages():
-        strings = i18n(lang).get("charts", {})
+        strings = i18n(lang)
         for chart in names("charts"):
             deps = chart_deps(chart)
-            unknown = [d for d in deps if d not in data_hashes]
+            unknown = [d for d in deps if d not in known]
             if unknown:
                 raise SystemExit(f"scripts/charts/{chart}.py reads unknown experiment(s) {unknown}")
-            if chart not in strings:
+            if chart not in strings.get("charts", {}):
                 raise SystemExit(f"scripts/i18n/{lang}/ has no charts.{chart}: add its strings")
-            key = chart_key(chart, deps, strings[chart], data_hashes, versions)
+            key = chart_key(chart, deps, strings, versions, shared)
             if not fresh(manifest.get("charts", {}).get(f"{lang}/{chart}"), key):
                 charts.append((chart, lang, key))
-    return exps, charts
+    return charts
 
 
-def run_experiment(name: str) -> tuple[dict, dict]:
+def run_experiment(name: str) -> tuple[dict, object]:
     mod = importlib.import_module(f"scripts.experiments.{name}")
     data = mod.compute()
-    text = jsonio.dumps(data)
+    try:
+        text = jsonio.dumps(data)
+    except jsonio.DataError as err:
+        raise SystemExit(f"scripts/experiments/{name}.py: compute() returned {err}: fix the computation "
+                         "(generated/ holds finite, plain JSON numbers only)") from None
     out = GEN / "data" / f"{name}.json"
     jsonio.write_if_changed(out, text)
     return {str(out.relative_to(ROOT)): jsonio.sha256(text)}, mod
@@ -166,23 +271,28 @@ def main(argv=None) -> int:
     ap.add_argument("--timings", action="store_true", help="re-measure timings (machine-dependent)")
     args = ap.parse_args(argv)
     import fcntl
+    from scripts.common.i18n import StringsError
     GEN.mkdir(exist_ok=True)
     with open(GEN / ".lock", "w") as lock:  # two runs at once would race on the manifest
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return _run(args)
+        try:
+            return _run(args)
+        except StringsError as err:  # a YAML error or a missing string: the message names file and key
+            raise SystemExit(str(err)) from None
 
 
 def _run(args) -> int:
     t_start = time.perf_counter()
-    manifest = jsonio.read(MANIFEST) if MANIFEST.exists() else {}
-    if args.force:
-        manifest = {}
-    exps, charts = plan(manifest)
+    manifest = {} if args.force else read_manifest()  # FORCE recovers from a corrupt manifest
+    versions = lib_versions()
+    exps = plan_experiments(manifest, versions)
     if args.check:
         stale = [f"generated/data/{n}.json (scripts/experiments/{n}.py)" for n, _ in exps]
-        stale += [f"generated/charts/{l}/{c}.json (scripts/charts/{c}.py)" for c, l, _ in charts]
-        if stale:
-            print("generated/ is stale; run `make data` and commit generated/:\n  " + "\n  ".join(stale))
+        stale += [f"generated/charts/{l}/{c}.json (scripts/charts/{c}.py)"
+                  for c, l, _ in plan_charts(manifest, versions)]
+        extra = [f"{p.relative_to(ROOT)} (no experiment or chart builder makes it)" for p in orphans()]
+        if stale or extra:
+            print("generated/ is stale; run `make data` and commit generated/:\n  " + "\n  ".join(stale + extra))
             return 1
         print("generated/ is fresh")
         return 0
@@ -199,6 +309,9 @@ def _run(args) -> int:
     if args.timings and not exps:
         for name in names("experiments"):
             measure_timings(name, importlib.import_module(f"scripts.experiments.{name}"))
+    # Charts are planned after the data is written: a chart is redrawn only when the numbers it
+    # reads (or its own inputs) changed, not when an experiment was merely recomputed.
+    charts = plan_charts(manifest, versions)
     for chart, lang, key in charts:
         t0 = time.perf_counter()
         manifest["charts"][f"{lang}/{chart}"] = {"key": key, "outputs": run_chart(chart, lang)}
@@ -206,7 +319,13 @@ def _run(args) -> int:
     # Forget entries whose module was deleted, so the manifest describes exactly what exists.
     manifest["experiments"] = {k: v for k, v in manifest["experiments"].items() if k in names("experiments")}
     manifest["charts"] = {k: v for k, v in manifest["charts"].items()
-                          if k.split("/")[0] in languages() and k.split("/")[1] in names("charts")}
+                          if k.split("/")[0] in languages() and k.split("/")[-1] in names("charts")}
+    for p in orphans():
+        p.unlink()
+        print(f"  removed  {p.relative_to(ROOT)} (no experiment or chart builder makes it)")
+    for d in sorted((p for p in GEN.rglob("*") if p.is_dir()), reverse=True):
+        if not any(d.iterdir()):
+            d.rmdir()
     jsonio.write_if_changed(MANIFEST, jsonio.dumps(manifest, round_floats=False))
     print(f"data: {len(exps)}/{n_exp} experiments computed, {n_exp - len(exps)} skipped; "
           f"{len(charts)}/{n_chart} charts built, {n_chart - len(charts)} skipped; "

@@ -11,17 +11,19 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 from browser import ALL_CHARTS_RENDERED as RENDERED  # noqa: E402  (shared with tools/)
+from scripts.common import course  # noqa: E402  (the course model: languages and lessons)
 
-LANGS = ("uk", "fa")
+LANGS = tuple(course.codes())
+LESSONS = course.lessons()
 
 
 def pages() -> list[str]:
     """Page paths without language, e.g. 'index', 'self-attention'."""
-    return sorted(p.stem for p in (ROOT / "docs" / "uk").glob("*.md"))
+    return sorted(course.pages())
 
 
 def page_url(base: str, lang: str, page: str) -> str:
-    return base + ("" if lang == "uk" else f"{lang}/") + ("" if page == "index" else f"{page}/")
+    return base + course.page_path(lang, page)
 
 
 @pytest.fixture(scope="session")

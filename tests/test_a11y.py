@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LANGS, ROOT, page_url, pages, RENDERED
+from conftest import LANGS, LESSONS, ROOT, page_url, pages, RENDERED
 
 AXE = ROOT / "build" / "axe.min.js"
 PERSIAN = re.compile(r"[\u0600-\u06ff]")
@@ -82,7 +82,7 @@ def test_every_chart_is_named_described_and_has_a_data_table(ctx, base_url, lang
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page", ["index", "self-attention", "cross-attention"])
+@pytest.mark.parametrize("page", ["index", *LESSONS])
 def test_slider_operable_with_keyboard(ctx, base_url, lang, page):
     """Tab to a chart's slider and press an arrow key: the value and the drawing change."""
     p = load(ctx, base_url, lang, page)

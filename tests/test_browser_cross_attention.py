@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from conftest import LANGS, page_url, RENDERED
+from scripts.charts.ca_alignment import columns
 from scripts.common import numfmt
+from scripts.common.i18n import strings
 
 ROOT = Path(__file__).resolve().parent.parent
 # Text written by marks (not axes, legends or titles), in document order.
@@ -51,11 +53,13 @@ def numbers(values, lang, spec):
 @pytest.mark.parametrize("lang", LANGS)
 def test_alignment_row_hover_moves_the_highlight(context, base_url, lang):
     p, errors = open_lesson(context, base_url, lang)
-    table = data("ca_alignment")[lang]
+    al, t = data("ca_alignment"), strings(lang)["charts"]["ca_alignment"]
+    sources, _ = columns({"ca_alignment": al}, t)   # the page language's words, in its sentence order
+    argmax_word = [t["example"]["words"][m] for m in al["argmax"]]
     fig = p.locator("#chart-ca_alignment")
     fig.scroll_into_view_if_needed()
     words = " ".join(texts(p, "ca_alignment") + [fig.locator("svg.marks").inner_html()])
-    for w in table["source"]:                       # the page's own source sentence is on the axis
+    for w in sources:                               # the page's own source sentence is on the axis
         assert w in words, f"{lang}: source word {w!r} missing from the alignment chart"
 
     def readout():
@@ -65,16 +69,16 @@ def test_alignment_row_hover_moves_the_highlight(context, base_url, lang):
 
     before_svg = fig.locator("svg.marks").inner_html()
     first = readout()                               # starts on the last row: mat
-    assert "mat" in first and table["argmax_word"][5] in first
+    assert "mat" in first and argmax_word[5] in first
     cells = fig.locator("svg.marks g.mark-rect.role-mark path")
-    assert cells.count() == len(table["cells"])
+    assert cells.count() == len(al["target"]) * len(sources)
     # Cells come in data order (row by row); hover the cell of row 1 (cat), column 2.
-    box = cells.nth(1 * len(table["source"]) + 2).bounding_box()
+    box = cells.nth(1 * len(sources) + 2).bounding_box()
     p.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     p.wait_for_timeout(250)
     second = readout()
-    assert second != first and "cat" in second and table["argmax_word"][1] in second
-    assert numfmt.fmt(table["max_weight"][1], ".2f", lang) in second
+    assert second != first and "cat" in second and argmax_word[1] in second
+    assert numfmt.fmt(al["max_weight"][1], ".2f", lang) in second
     assert fig.locator("svg.marks").inner_html() != before_svg, "hovering a row should move the highlight"
     assert not errors, errors
     p.close()
@@ -87,7 +91,7 @@ def test_query_sliders_recompute_the_weights(context, base_url, lang):
     fig = p.locator("#chart-ca_step_query")
     fig.scroll_into_view_if_needed()
     expected = numbers(step["weights"], lang, ".2f")
-    number = re.compile(r"^[−\-]?[0-9۰-۹]+[.٫][0-9۰-۹]+$")
+    number = re.compile(r"^[−\-]?[0-9۰-۹]+[,٫][0-9۰-۹]+$")  # uk decimal comma, fa ٫
 
     def weights():
         return [t for t in texts(p, "ca_step_query") if number.match(t)]
@@ -102,7 +106,7 @@ def test_query_sliders_recompute_the_weights(context, base_url, lang):
     moved = weights()
     assert moved != expected and len(moved) == len(expected)
     top = max(range(len(moved)), key=lambda i: float(numfmt.localize_digits(moved[i], "uk")
-                                                       .translate(str.maketrans("۰۱۲۳۴۵۶۷۸۹٫", "0123456789."))))
+                                                       .translate(str.maketrans("۰۱۲۳۴۵۶۷۸۹٫,−", "0123456789..-"))))
     assert top == 3, f"{lang}: with q = (-1, 1) the fourth source word should take the most weight: {moved}"
     sliders.nth(0).fill("0")
     sliders.nth(1).fill("0")                        # q = (0, 0): all scores equal, weights uniform

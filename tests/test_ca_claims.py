@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from scripts.common.i18n import languages, strings
 from scripts.experiments import ca_alignment, ca_masks, ca_perceiver, ca_step
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,7 +37,7 @@ def test_step_numbers(step):
 
 def test_step_seed_claims(step):
     assert all(c["agrees"] for c in step["seed_claims"])
-    assert step["top"]["word_fa"] == "فرش" and step["top"]["word_uk"] == "килимок"
+    assert step["top"]["meaning"] == "mat"             # فرش, килимок
     assert step["top"]["weight_1dp"] == 0.8          # "about 0.8"
     assert round(step["top"]["weight"], 2) == 0.77
 
@@ -45,13 +46,20 @@ def test_step_output_is_weighted_sum(step):
     w, vals = step["weights"], step["values"]
     out = [sum(wi * v[i] for wi, v in zip(w, vals)) for i in range(2)]
     assert step["output"] == pytest.approx(out, abs=1e-12)
-    assert step["nearest_value_word_fa"] == "فرش"
+    assert step["nearest_value_meaning"] == "mat"
 
 
-def test_step_uk_rows_follow_sentence(step):
-    assert [r["word"] for r in step["uk_rows"]] == [w.lower() for w in step["uk_sentence"].split()]
-    by_word = {r["word"]: r["weight"] for r in step["uk_rows"]}
-    assert by_word["килимок"] == pytest.approx(step["weights"][2])
+def example(lang):
+    return strings(lang)["charts"]["ca_alignment"]["example"]
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_example_words_are_keyed_by_the_experiments_meanings(step, lang):
+    """Every language names each meaning the experiments use once, and its charts share one example."""
+    ex, charts = example(lang), strings(lang)["charts"]
+    assert sorted(ex["order"]) == sorted(ex["words"]) == sorted(step["meanings"])
+    assert sorted(ca_alignment.compute()["meanings"]) == sorted(ca_masks.compute()["source"]) == sorted(ex["order"])
+    assert all(charts[c]["example"] == ex for c in ("ca_step_query", "ca_masks"))
 
 
 def test_snippet_prints_page_numbers(step):
@@ -66,36 +74,36 @@ def test_snippet_prints_page_numbers(step):
 
 # --- alignment table ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("lang", ["fa", "uk"])
-def test_alignment(lang):
+def positions(lang, data):
+    """Where, in the language's sentence, the content words cat, sat, on, mat find their source word."""
+    order = example(lang)["order"]
+    return [order.index(c["found"]) for c in data["content"]]
+
+
+def test_alignment():
     data = ca_alignment.compute()
     assert data["illustrative"] is True
-    t = data[lang]
-    assert t["target"] == ["the", "cat", "sat", "on", "the", "mat"]
-    assert len(t["matrix"]) == 6 and all(len(r) == 4 for r in t["matrix"])
-    for s in t["row_sums"]:
+    assert data["target"] == ["the", "cat", "sat", "on", "the", "mat"]
+    assert len(data["matrix"]) == 6 and all(len(r) == 4 for r in data["matrix"])
+    for s in data["row_sums"]:
         assert s == pytest.approx(1.0, abs=1e-12)
-    for row in t["matrix"]:
+    for row in data["matrix"]:
         assert sum(row) == pytest.approx(1.0, abs=2e-3)          # 3-decimal rounding
-    meaning_of = dict(zip(t["source"], t["meaning"]))
-    picked = dict(zip(t["target"][1:4] + [t["target"][5]],
-                      [t["argmax_word"][i] for i in (1, 2, 3, 5)]))
-    assert meaning_of[picked["cat"]] == "cat"
-    assert meaning_of[picked["sat"]] == "sit"
-    assert meaning_of[picked["on"]] == "on"
-    assert meaning_of[picked["mat"]] == "mat"
+    assert all(c["found"] == c["meaning"] for c in data["content"])   # cat→cat, sat→sit, on→on, mat→mat
     for i in data["spread_rows"]:                     # "the" spreads its attention
-        assert t["max_weight"][i] < 0.4
+        assert data["max_weight"][i] < 0.4
     for i in (1, 2, 3, 5):
-        assert t["max_weight"][i] > 0.7
+        assert data["max_weight"][i] > 0.7
 
 
-def test_alignment_expected_words():
+def test_alignment_word_order():
     data = ca_alignment.compute()
-    assert [data["fa"]["argmax_word"][i] for i in (1, 2, 3, 5)] == ["گربه", "نشست", "روی", "فرش"]
-    assert [data["uk"]["argmax_word"][i] for i in (1, 2, 3, 5)] == ["Кіт", "сів", "на", "килимок"]
-    assert data["fa"]["monotonic"] is False          # Persian verb last: the alignment crosses
-    assert data["uk"]["monotonic"] is True
+    fa = [example("fa")["words"][m] for m in (data["argmax"][i] for i in (1, 2, 3, 5))]
+    uk = [example("uk")["words"][m] for m in (data["argmax"][i] for i in (1, 2, 3, 5))]
+    assert fa == ["گربه", "نشست", "روی", "فرش"] and uk == ["Кіт", "сів", "на", "килимок"]
+    fa_pos, uk_pos = positions("fa", data), positions("uk", data)
+    assert fa_pos != sorted(fa_pos)                   # Persian verb last: the alignment crosses
+    assert uk_pos == sorted(uk_pos)
 
 
 # --- masks and reuse of K, V ----------------------------------------------------------------

@@ -1,16 +1,18 @@
 """Numbers look as each language writes them (scripts/common/numfmt.py is the one place)."""
 import pytest
 
-from scripts.common.numfmt import d3_locale, fmt
+from scripts.common.numfmt import LOCALES, d3_locale, fmt, vector
 
 CASES = [  # value, spec, uk, fa
-    (0.485, ".1%", "48.5\u00a0%", "۴۸٫۵٪"),
+    (0.485, ".1%", "48,5\u00a0%", "۴۸٫۵٪"),
+    (1234.5, ",.1f", "1\u202f234,5", "۱٬۲۳۴٫۵"),
+    (0.77, ".2f", "0,77", "۰٫۷۷"),
     (4224, ",d", "4\u202f224", "۴٬۲۲۴"),
     (2362368, ",d", "2\u202f362\u202f368", "۲٬۳۶۲٬۳۶۸"),
-    (5.656854, ".2f", "5.66", "۵٫۶۶"),
+    (5.656854, ".2f", "5,66", "۵٫۶۶"),
     (-4, "d", "−4", "−۴"),
-    (-0.0001, ".2f", "0.00", "۰٫۰۰"),
-    (1.8e-7, ".1e", "1.8·10<sup>−7</sup>", "۱٫۸·۱۰<sup>−۷</sup>"),
+    (-0.0001, ".2f", "0,00", "۰٫۰۰"),
+    (1.8e-7, ".1e", "1,8·10<sup>−7</sup>", "۱٫۸·۱۰<sup>−۷</sup>"),
 ]
 
 
@@ -34,3 +36,26 @@ def test_d3_locale_gives_persian_numerals_only_to_fa():
     assert d3_locale("fa")["numerals"] == list("۰۱۲۳۴۵۶۷۸۹")
     assert d3_locale("fa")["decimal"] == "٫" and d3_locale("fa")["thousands"] == "٬"
     assert "numerals" not in d3_locale("uk")
+
+
+def test_vectors_separate_components_with_a_sign_that_is_not_the_decimal_one():
+    assert vector([1.94, 1.03], ".2f", "uk") == "[1,94; 1,03]"
+    assert vector([1.94, 1.03], ".2f", "fa") == "[۱٫۹۴، ۱٫۰۳]"
+    assert vector([1, 0], "d", "uk") == "[1; 0]"
+    assert vector([-0.5, 2], ".1f", "uk") == "[−0,5; 2,0]"
+    with pytest.raises(TypeError):
+        vector(1.5, ".2f", "uk")
+
+
+def test_no_language_writes_a_point_in_a_number():
+    """Code and formulas keep the point; every number a reader of either language sees does not."""
+    for lang in LOCALES:
+        for value, spec in ((1234.5, ",.1f"), (0.485, ".1%"), (1.8e-7, ".1e"), (0.77, ".3f")):
+            assert "." not in fmt(value, spec, lang), (lang, value, spec)
+
+
+def test_d3_locale_matches_fmt():
+    for lang in LOCALES:
+        loc = d3_locale(lang)
+        assert loc["decimal"] == fmt(0.5, ".1f", lang)[1]
+    assert d3_locale("uk")["decimal"] == ","

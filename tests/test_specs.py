@@ -5,9 +5,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from scripts.common.i18n import languages
+
 ROOT = Path(__file__).resolve().parent.parent
 CHARTS = sorted(p.stem for p in (ROOT / "scripts/charts").glob("*.py") if not p.stem.startswith("_"))
-LANGS = ("uk", "fa")
+LANGS = languages()
 
 
 @pytest.fixture(scope="module")

@@ -104,7 +104,7 @@ def test_seed_sentence_content_words_look_at_their_gold_word(ca):
 
 
 def test_learned_weights_are_sharper_than_the_hand_set_ones(ca):
-    hand = data("ca_alignment")["fa"]
+    hand = data("ca_alignment")
     content = [hand["max_weight"][hand["target"].index(w)] for w in ("cat", "sat", "on", "mat")]
     assert ca["sentences"]["seed"]["min_gold_weight"] > max(content)
 

@@ -23,9 +23,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 from browser import ALL_CHARTS_RENDERED, ARGS, CHROMIUM, launch  # noqa: E402
 from serve import start  # noqa: E402
+sys.path.insert(0, str(ROOT))
+from scripts.common import course  # noqa: E402
 
 PY = sys.executable
-PAGES = [(lang, page) for page in ("index", "self-attention", "cross-attention") for lang in ("uk", "fa")]
+PAGES = [(lang, page) for page in ("index", *course.lessons()) for lang in course.codes()]
 TRAIN_S = 60   # seconds each build-time training may take on 2 cores
 BUDGET = {"data_force_s": 180, "data_unchanged_s": 5, "site_unchanged_s": 30, "page_gzip_kb": 450, "first_chart_ms": 1000,
           "all_charts_ms": 2000, "slider_p95_ms": 50, "lh_performance": 95, "lh_accessibility": 100}
@@ -59,7 +61,7 @@ def bench_data() -> dict:
 
 
 def url_for(base: str, lang: str, page: str) -> str:
-    return base + ("" if lang == "uk" else f"{lang}/") + ("" if page == "index" else f"{page}/")
+    return base + course.page_path(lang, page)
 
 
 SLIDER_JS = """async () => {

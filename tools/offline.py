@@ -30,21 +30,30 @@ def build() -> None:
 def archive() -> Path:
     DOWNLOADS.mkdir(parents=True, exist_ok=True)
     target = DOWNLOADS / ZIP_NAME
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+    tmp = DOWNLOADS / f".{ZIP_NAME}.tmp"  # renamed when complete: a killed run leaves the old archive
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
         for f in sorted(OUT.rglob("*")):
             if f.is_file() and f.suffix != ".map":  # source maps: for developers, not readers
                 info = zipfile.ZipInfo(str(Path("attention-course") / f.relative_to(OUT)), FIXED_TIME)
                 info.compress_type = zipfile.ZIP_DEFLATED
                 z.writestr(info, f.read_bytes())
+    os.replace(tmp, target)
     return target
 
 
-def record(key: str, item: dict) -> None:
-    """build/downloads/downloads.json: what the final site links to, with sizes (read by hooks/refs.py)."""
+def record(items: dict) -> None:
+    """build/downloads/downloads.json: which file each download key is ({key: {"file": name}}).
+    Sizes and page counts are not recorded: hooks/downloads.py reads them from the files."""
     index = DOWNLOADS / "downloads.json"
-    data = json.loads(index.read_text(encoding="utf-8")) if index.exists() else {}
-    data[key] = item
-    index.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    try:
+        data = json.loads(index.read_text(encoding="utf-8")) if index.exists() else {}
+    except ValueError:
+        data = {}  # a broken list is rebuilt from what this run made
+    data = data if isinstance(data, dict) else {}
+    data.update({key: {"file": name} for key, name in items.items()})
+    tmp = index.with_name(".downloads.json.tmp")
+    tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, index)
 
 
 def main() -> int:
@@ -52,7 +61,7 @@ def main() -> int:
         shutil.rmtree(OUT)
     build()
     z = archive()
-    record("offline", {"file": z.name, "bytes": z.stat().st_size})
+    record({"offline": z.name})
     print(f"offline: {OUT.relative_to(ROOT)} → {z.relative_to(ROOT)} ({z.stat().st_size / 1e6:.1f} MB)")
     return 0
 

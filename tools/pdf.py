@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import os
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -67,6 +69,31 @@ def date_text(lang: str, ui: dict, today: dt.date | None = None) -> str:
     return f"{numfmt.fmt(d, 'd', lang)} {ui['months'][m - 1]} {numfmt.fmt(y, 'd', lang)}"
 
 
+SOLUTION = re.compile(r'<details\b([^>]*\bclass="exercise-solution"[^>]*)>\s*<summary>.*?</summary>(.*?)</details>', re.S)
+
+
+def answers_appendix(lang: str, lessons: list[str]) -> tuple[str, list[tuple[str, str, int]]]:
+    """The exercises' answers and worked solutions, lesson by lesson, numbered as in the lessons
+    (their closed <details class="exercise-solution"> moved to the end; print CSS hides them in place)."""
+    title = strings(lang)["exercises"]["ui"]["answers"]
+    parts = []
+    for body in lessons:
+        found = SOLUTION.findall(body)
+        if not found:
+            continue
+        h1 = re.search(r"<h1[^>]*>(.*?)</h1>", body, re.S)
+        parts.append(f"<h2>{h1.group(1) if h1 else ''}</h2>")
+        for attrs, solution in found:
+            number = html.unescape(re.search(r'data-title="([^"]*)"', attrs).group(1))
+            parts.append(f'<div class="print-answer"><h3>{html.escape(number)}</h3>{solution}</div>')
+    if not parts:
+        return "", []
+    style = ("<style>.print-answers { break-before: page; } .print-answer { break-inside: avoid; }"
+             " .print-answers h3 { margin: 1em 0 .2em; }</style>")
+    section = f'{style}<section class="print-answers"><h1 id="answers">{html.escape(title)}</h1>{"".join(parts)}</section>'
+    return section, [("answers", title, 1)]
+
+
 def print_page(lang: str) -> Path:
     s = strings(lang)
     ui = s["ui"]["print"]
@@ -76,6 +103,8 @@ def print_page(lang: str) -> Path:
         body, heads = lesson_article(lang, name)
         lessons.append(body)
         toc += heads
+    appendix, appendix_toc = answers_appendix(lang, lessons)
+    toc += appendix_toc
     site_name = re.search(r"<title>(.*?)</title>", template, re.S).group(1).split(" - ")[-1].strip()
     toc_html = "".join(f'<li class="toc-h{level}"><a href="#{anchor}">{html.escape(text)}</a></li>'
                        for anchor, text, level in toc)
@@ -100,7 +129,7 @@ def print_page(lang: str) -> Path:
 .md-main__inner {{ margin: 0; }} .md-content {{ max-width: none; }}
 .md-typeset figure.chart {{ break-inside: avoid; }}
 </style>"""
-    article = f'<article class="md-content__inner md-typeset">{cover}{"".join(lessons)}</article>'
+    article = f'<article class="md-content__inner md-typeset">{cover}{"".join(lessons)}{appendix}</article>'
     out = ARTICLE.sub(lambda m: article, template, count=1).replace("</head>", page_css + "</head>", 1)
     target = folder(lang) / "print.html"
     target.write_text(out, encoding="utf-8")
@@ -113,29 +142,41 @@ def main() -> int:
         print("build/offline is missing: run tools/offline.py first (make site does)", file=sys.stderr)
         return 1
     DOWNLOADS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = launch(p)
-        for lang in languages():
-            src = print_page(lang)
-            page = browser.new_page(viewport={"width": 760, "height": 1000})
-            errors = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.emulate_media(media="print")
-            page.goto(src.as_uri())
-            page.wait_for_function(ALL_CHARTS_RENDERED,
-                                   timeout=60000)
-            page.evaluate("document.fonts.ready")
-            page.wait_for_function("document.fonts.status === 'loaded'")
-            if errors:
-                raise SystemExit(f"{src}: {errors}")
-            target = DOWNLOADS / f"attention-course-{lang}.pdf"
-            page.pdf(path=str(target), format="A4", print_background=True, prefer_css_page_size=True,
-                     outline=True, tagged=True)
-            page.close()
-            pages = len(PdfReader(str(target)).pages)
-            record(f"pdf-{lang}", {"file": target.name, "bytes": target.stat().st_size, "pages": pages})
-            print(f"pdf: {target.relative_to(ROOT)} ({pages} pages, {target.stat().st_size / 1e6:.1f} MB)")
-        browser.close()
+    # Every PDF is made in a staging folder and moved into place only when all succeeded:
+    # a failed run leaves the previous set whole, never a new file beside an old one.
+    staging = DOWNLOADS / ".pdf-staging"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
+    made = {}
+    try:
+        with sync_playwright() as p:
+            browser = launch(p)
+            for lang in languages():
+                src = print_page(lang)
+                page = browser.new_page(viewport={"width": 760, "height": 1000})
+                errors = []
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.emulate_media(media="print")
+                page.goto(src.as_uri())
+                page.wait_for_function(ALL_CHARTS_RENDERED,
+                                       timeout=60000)
+                page.evaluate("document.fonts.ready")
+                page.wait_for_function("document.fonts.status === 'loaded'")
+                if errors:
+                    raise SystemExit(f"{src}: {errors}")
+                target = staging / f"attention-course-{lang}.pdf"
+                page.pdf(path=str(target), format="A4", print_background=True, prefer_css_page_size=True,
+                         outline=True, tagged=True)
+                page.close()
+                pages = len(PdfReader(str(target)).pages)  # a PDF pypdf cannot read stops the run here
+                made[f"pdf-{lang}"] = target
+                print(f"pdf: {target.name} ({pages} pages, {target.stat().st_size / 1e6:.1f} MB)")
+            browser.close()
+        for target in made.values():
+            os.replace(target, DOWNLOADS / target.name)
+        record({key: target.name for key, target in made.items()})
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return 0
 
 

@@ -2,6 +2,8 @@
 
     python tools/serve.py [--port 8000] [--dir site]
 Anything outside the path answers 404, so a link that escapes the project path shows up here.
+A missing path gets the site's 404 page in its language (status 404), as GitHub Pages would show
+it: <root>/404.html for a path under a language folder that has one, else the root 404.html.
 """
 from __future__ import annotations
 
@@ -40,6 +42,32 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if not p.startswith(self.base):
             return str(Path(self.directory) / "__outside_site_path__")
         return super().translate_path("/" + p[len(self.base):])
+
+    def not_found_page(self) -> Path | None:
+        """The 404 page for the requested path: the deepest folder on the way that has a 404.html."""
+        p = urlparse(self.path).path
+        site = Path(self.directory).resolve()
+        if not p.startswith(self.base):  # outside the project path: the site's root 404 page
+            return site / "404.html" if (site / "404.html").is_file() else None
+        parts = [x for x in p[len(self.base):].split("/")[:-1] if x and x not in (".", "..")]
+        for i in range(len(parts), -1, -1):
+            page = site.joinpath(*parts[:i], "404.html")
+            if page.is_file() and page.resolve().is_relative_to(site):
+                return page
+        return None
+
+    def send_error(self, code, message=None, explain=None):
+        page = self.not_found_page() if code == 404 else None
+        if page is None:
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(404, message)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
     def log_message(self, *args):  # quiet: tests and bench read the page, not the log
         pass

@@ -12,6 +12,8 @@ from playwright.sync_api import sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from browser import ALL_CHARTS_RENDERED, launch  # noqa: E402
 from serve import ROOT, start  # noqa: E402
+sys.path.insert(0, str(ROOT))
+from scripts.common import course  # noqa: E402
 
 
 
@@ -24,10 +26,9 @@ def main(pages):
         for width in (1280, 390):
             ctx = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=1)
             page = ctx.new_page()
-            for lang in ("uk", "fa"):
+            for lang in course.codes():
                 for name in pages:
-                    path = "" if name == "index" else f"{name}/"
-                    page.goto(base + ("" if lang == "uk" else "fa/") + path)
+                    page.goto(base + course.page_path(lang, name))
                     page.wait_for_function(ALL_CHARTS_RENDERED, timeout=15000)
                     page.wait_for_timeout(300)
                     f = out / f"{lang}-{name}-{width}.png"

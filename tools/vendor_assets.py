@@ -26,12 +26,18 @@ UNICODES = ("U+0020-007E,U+00A0-00FF,U+00D7,U+00F7,U+0600-06FF,U+200C-200F,U+201
             "U+2030-205E,U+2066-2069,U+2070-209F,U+2190-2193,U+2212,U+221A,U+FB50-FDFF,U+FE70-FEFF")
 
 
-def subset(src: Path, dest: Path) -> None:
+# Ukrainian charts (DejaVu Sans, scripts/common/fonts.py): Latin, Cyrillic, the punctuation, arrows
+# and math signs chart text uses; the same file vl-convert measured the static SVG with.
+UNICODES_CYRILLIC = ("U+0020-007E,U+00A0-00FF,U+00D7,U+00F7,U+0400-04FF,U+2010-2027,U+2030-205E,"
+                     "U+2066-2069,U+2070-209F,U+2190-2193,U+2212,U+221A,U+2248,U+2260,U+2264,U+2265")
+
+
+def subset(src: Path, dest: Path, unicodes: str = UNICODES) -> None:
     from fontTools import subset as ft
     if dest.exists() and dest.stat().st_mtime > src.stat().st_mtime and dest.stat().st_mtime > Path(__file__).stat().st_mtime:
         return
     dest.parent.mkdir(parents=True, exist_ok=True)
-    ft.main([str(src), f"--unicodes={UNICODES}", "--layout-features=*", "--flavor=woff2",
+    ft.main([str(src), f"--unicodes={unicodes}", "--layout-features=*", "--flavor=woff2",
              f"--output-file={dest}", "--no-hinting", "--desubroutinize"])
 
 
@@ -58,6 +64,8 @@ def main() -> int:
         copy(font, OUT / "katex/fonts" / font.name)
     for w in VAZIR_WEIGHTS:
         subset(NM / f"vazirmatn/fonts/ttf/Vazirmatn-{w}.ttf", OUT / f"vazirmatn/Vazirmatn-{w}.woff2")
+    for name in ("DejaVuSans", "DejaVuSans-Bold"):
+        subset(NM / f"dejavu-fonts-ttf/ttf/{name}.ttf", OUT / f"dejavu/{name}.woff2", UNICODES_CYRILLIC)
     copy(NM / "axe-core/axe.min.js", ROOT / "build" / "axe.min.js")  # tests only, never shipped
     print(f"assets: vendor files in {OUT.relative_to(ROOT)}")
     return 0

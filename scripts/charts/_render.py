@@ -1,6 +1,6 @@
 """Turn one chart builder into its per-language files: Vega-Lite (the source), Vega (what pages
 embed, so Vega-Lite is not shipped), a static SVG (no-JS fallback) and the chart's data as a
-table for screen readers (the builder's `table(data, t)`: {"columns": [[key, header, format]], "rows": [...]})."""
+table for screen readers (the builder's `table(data, t, lang)`: {"columns": [[key, header, format]], "rows": [...]})."""
 from __future__ import annotations
 
 import importlib
@@ -11,26 +11,52 @@ from pathlib import Path
 
 import vl_convert as vlc
 
-from scripts.common import jsonio
+from scripts.common import fonts, jsonio
 from scripts.common.numfmt import check_spec, d3_locale
 
 ROOT = Path(__file__).resolve().parents[2]
 GEN = ROOT / "generated"
-FONTS = ROOT / "node_modules" / "vazirmatn" / "fonts" / "ttf"
 VL_VERSION = "v6_4"  # the Vega-Lite schema altair 6.3 writes
-FONT = {"fa": "Vazirmatn", "uk": "sans-serif"}
-_fonts_registered = False
+_registered: set[str] = set()
+
+
+def chart_font(strings: dict) -> str:
+    """The language's chart font (scripts/i18n/<lang>/site.yml ui.chart_font)."""
+    return strings["ui"]["chart_font"]
+
+
+def register_fonts(family: str) -> None:
+    """Give vl-convert the pinned font files before it measures any text (once per process)."""
+    if family not in _registered:
+        fonts.check_no_shadowing(family)
+        vlc.register_font_directory(str(fonts.folder(family)))
+        _registered.add(family)
+
+
+def spec_fonts(node) -> set[str]:
+    """Every font family a spec names (config.font, titleFont, labelFont, mark font …)."""
+    found = set()
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if isinstance(v, str) and (k == "font" or k.endswith("Font")):
+                found.add(v)
+            else:
+                found |= spec_fonts(v)
+    elif isinstance(node, list):
+        for v in node:
+            found |= spec_fonts(v)
+    return found
 
 
 def load_data(deps: list[str]) -> dict:
     return {d: jsonio.read(GEN / "data" / f"{d}.json") for d in deps}
 
 
-def table_for(mod, chart: str, data: dict, t: dict) -> dict:
+def table_for(mod, chart: str, data: dict, t: dict, lang: str) -> dict:
     if not hasattr(mod, "table"):
-        raise SystemExit(f"scripts/charts/{chart}.py: add table(data, t) giving the chart's data as a table "
+        raise SystemExit(f"scripts/charts/{chart}.py: add table(data, t, lang) giving the chart's data as a table "
                          "(screen readers and no-JS readers get it under the figure)")
-    tab = mod.table(data, t)
+    tab = mod.table(data, t, lang)
     for key, _header, fmt in tab["columns"]:
         if any(key not in row for row in tab["rows"]):
             raise SystemExit(f"scripts/charts/{chart}.py: table column {key!r} is missing from some rows")
@@ -45,10 +71,10 @@ def spec_for(chart: str, lang: str, strings: dict) -> dict:
     with warnings.catch_warnings():
         # One hover selection shared by several views (hover a patch or a matrix row) is deliberate.
         warnings.filterwarnings("ignore", message="Automatically deduplicated selection parameter")
-        spec = mod.build(load_data(mod.DATA), t).to_dict()
+        spec = mod.build(load_data(mod.DATA), t, lang).to_dict()
     if "description" not in spec:
         raise SystemExit(f"scripts/charts/{chart}.py: give the chart a description (its accessible name)")
-    spec.setdefault("config", {})["font"] = FONT[lang]
+    spec.setdefault("config", {})["font"] = chart_font(strings)
     # No ARIA on individual marks: the chart is one named figure whose data is in the table under it
     # (assets/js/charts.js hides the drawing from screen readers; per-mark roles would be noise).
     spec["config"]["aria"] = False
@@ -89,13 +115,11 @@ def stable_svg(svg: str) -> str:
 
 def render(chart: str, lang: str, strings: dict) -> dict:
     """Write the three files; return {relative path: sha256} for the manifest."""
-    global _fonts_registered
-    if not _fonts_registered and FONTS.is_dir():
-        vlc.register_font_directory(str(FONTS))
-        _fonts_registered = True
     spec = spec_for(chart, lang, strings)
+    for family in sorted(spec_fonts(spec)):  # every font the drawing uses comes from a pinned file
+        register_fonts(family)
     mod = importlib.import_module(f"scripts.charts.{chart}")
-    tab = table_for(mod, chart, load_data(mod.DATA), strings["charts"][chart])
+    tab = table_for(mod, chart, load_data(mod.DATA), strings["charts"][chart], lang)
     vega = follow_page_colours(vlc.vegalite_to_vega(spec, vl_version=VL_VERSION))
     vega.pop("background", None)  # transparent: the page's background shows through
     static = dict(spec, width=640)  # the container width is unknown outside a page
@@ -105,7 +129,7 @@ def render(chart: str, lang: str, strings: dict) -> dict:
     for name, text in ((f"{chart}.json", jsonio.dumps(spec, round_floats=False)),
                        (f"{chart}.vg.json", jsonio.dumps(vega, round_floats=False)),
                        (f"{chart}.table.json", jsonio.dumps(tab)),
-                       (f"{chart}.svg", svg if svg.endswith("\n") else svg + "\n")):
+                       (f"{chart}.svg", stable_svg(svg))):
         path = folder / name
         jsonio.write_if_changed(path, text)
         out[str(path.relative_to(ROOT))] = jsonio.sha256(text)

@@ -5,10 +5,9 @@ import json
 
 import altair as alt
 
-from scripts.charts._text import LRI, PDI, iso, rtl, text_expr
+from scripts.charts._kit import MENU_WIDTH, align, anchor, bidi, js, num, rtl, say
 
 DATA = ["ca_trained"]
-MENU = 52            # px kept free at the top right for the chart's menu button
 FILL = "#5c6bc0"
 GOLD = "#ff9800"
 FIT = alt.ExprRef(expr="width")  # lines under the matrix end at its edge, or a phone's matrix shrinks to fit them
@@ -35,29 +34,27 @@ def _lines(ca: dict, ids: list[str], t: dict) -> dict:
     out = {}
     for sid in ids:
         s = ca["sentences"][sid]
-        output = " ".join(s["output"])
-        if rtl(t["wrote"]):                       # English words inside a Persian line keep their order
-            output = LRI + output + PDI
+        output = "`" + " ".join(s["output"]) + "`"       # English words: a left-to-right island
         line = t["wrote"].format(output=output, verdict=t["verdict"][str(s["correct"]).lower()])
         head, tail = line.split(": ", 1)                         # two lines: a phone's width holds each
-        out[sid] = [iso(head + ":"), iso(tail)]
+        out[sid] = [bidi(head + ":"), bidi(tail)]
     return out
 
 
-def build(data: dict, t: dict) -> alt.TopLevelMixin:
+def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     ca = data["ca_trained"]
     ids = list(t["sentences"])                        # the strings name the sentences offered, in order
     glosses = t.get("glosses") or {}
     sentence = alt.param(name="sentence", value=ids[0], bind=alt.binding_select(
-        options=ids, labels=[t["sentences"][s] for s in ids], name=iso(t["pick"]) + " "))
+        options=ids, labels=[t["sentences"][s] for s in ids], name=bidi(t["pick"]) + " "))
     pick = alt.selection_point(name="row_pick", fields=["row"], on="pointerover", clear=False,
                                value=[{"row": 1}], empty=False)
     base = alt.Chart(alt.Data(values=_cells(ca, ids, glosses))).transform_filter(f"datum.sid == {sentence.name}")
-    x = alt.X("col:O", title=iso(t["x"]), scale=alt.Scale(reverse=True, paddingInner=0.06),
+    x = alt.X("col:O", title=bidi(t["x"]), scale=alt.Scale(reverse=True, paddingInner=0.06),
               axis=alt.Axis(orient="top", labelAngle=0, labelFontSize=13, ticks=False, domain=False,
                             labelExpr=f"{json.dumps(_labels(ca, ids, glosses, lines=True), ensure_ascii=False)}"
                                       f"[{sentence.name}][datum.value]"))
-    y = alt.Y("row:O", title=iso(t["y"]), scale=alt.Scale(paddingInner=0.06),
+    y = alt.Y("row:O", title=bidi(t["y"]), scale=alt.Scale(paddingInner=0.06),
               axis=alt.Axis(labelFontSize=13, ticks=False, domain=False,
                             labelExpr=f"{json.dumps({s: ca['sentences'][s]['target'] for s in ids})}"
                                       f"[{sentence.name}][datum.value]"))
@@ -75,15 +72,14 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
         color=alt.condition("datum.weight > 0.55", alt.value("white"), alt.value("black")))
     readout = _readout(base, pick, t)
     verdict = base.transform_filter("datum.row == 0 && datum.col == 0").transform_calculate(
-        line=f"{json.dumps(_lines(ca, ids, t), ensure_ascii=False)}[datum.sid]").mark_text(
-        align="right" if rtl(t["wrote"]) else "left", baseline="top", dy=32, fontSize=13, lineHeight=17, limit=FIT).encode(
+        line=f"{js(_lines(ca, ids, t))}[datum.sid]").mark_text(
+        align=align(t["wrote"]), baseline="top", dy=32, fontSize=13, lineHeight=17, limit=FIT).encode(
         x=alt.value("width") if rtl(t["wrote"]) else alt.value(0), y=alt.value("height"), text="line:N").properties(
         name="verdict")
     return (heat + gold + numbers + readout + verdict).add_params(sentence).properties(
         width="container", height=alt.Step(34),
-        title=alt.Title(iso(t["title"]), subtitle=[iso(part) for part in t["subtitle"].split("; ")],  # short lines fit a phone
-                        anchor="end" if rtl(t["title"]) else "start",
-                        dx=-MENU if rtl(t["title"]) else 0),
+        title=alt.Title(bidi(t["title"]), subtitle=[bidi(part) for part in t["subtitle"].split("; ")],  # phone
+                        anchor=anchor(t["title"]), dx=-MENU_WIDTH if rtl(t["title"]) else 0),
         padding={"top": 5, "left": 5, "right": 5, "bottom": 70}, description=t["description"])
 
 
@@ -100,17 +96,16 @@ def _readout(base, pick, t: dict) -> alt.Chart:
     right = rtl(t["readout"])
     return (base.transform_filter(pick)
             .transform_filter("datum.top")
-            .transform_calculate(verdict=f"datum.content ? (datum.hit ? {json.dumps(iso(t['hit']), ensure_ascii=False)}"
-                                         f" : {json.dumps(iso(t['miss']), ensure_ascii=False)}) : "
-                                         f"{json.dumps(iso(t['article']), ensure_ascii=False)}")
-            .transform_calculate(line=text_expr(t["readout"].replace("{target}", LRI + "{target}" + PDI)
-                                                if right else t["readout"]))
-            .mark_text(align="right" if right else "left", baseline="top", dy=12, fontSize=13, limit=FIT)
+            .transform_calculate(verdict=f"datum.content ? (datum.hit ? {js(bidi(t['hit']))} : {js(bidi(t['miss']))})"
+                                         f" : {js(bidi(t['article']))}")
+            .transform_calculate(line=say(t["readout"], target="datum.target", source_label="datum.source_label",
+                                          weight=num("datum.weight", ".2f"), verdict="datum.verdict"))
+            .mark_text(align=align(t["readout"]), baseline="top", dy=12, fontSize=13, limit=FIT)
             .encode(x=alt.value("width") if right else alt.value(0), y=alt.value("height"), text="line:N")
             .properties(name="readout"))
 
 
-def table(data: dict, t: dict) -> dict:
+def table(data: dict, t: dict, lang: str) -> dict:
     """Every offered sentence's rows: the written word, the Persian word it draws most from, its weight,
     and the gold word."""
     ca = data["ca_trained"]

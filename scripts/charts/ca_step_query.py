@@ -2,31 +2,25 @@
 
 import altair as alt
 
-from scripts.charts._text import rtl, text_expr, RLI, PDI
+from scripts.charts._kit import line_below, num, single, softmax, say
 
 DATA = ["ca_step"]
-MENU = 52                        # px kept free at the top right for the chart's menu button
 
 
-def build(data: dict, t: dict) -> alt.TopLevelMixin:
+def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     step = data["ca_step"]
     inter = step["interactive"]
-    rows = [{"i": s["i"], "word": s[f"word_{t['lang']}"], "k1": s["k1"], "k2": s["k2"],
+    words = t["example"]["words"]
+    rows = [{"i": s["i"], "word": words[s["meaning"]], "k1": s["k1"], "k2": s["k2"],
              "v1": s["v1"], "v2": s["v2"]} for s in inter["sources"]]
-    q1 = alt.param(name="q1", value=inter["q_default"][0],
-                   bind=alt.binding_range(min=inter["q_min"], max=inter["q_max"], step=inter["q_step"],
-                                          name=t["q1"]))
-    q2 = alt.param(name="q2", value=inter["q_default"][1],
-                   bind=alt.binding_range(min=inter["q_min"], max=inter["q_max"], step=inter["q_step"],
-                                          name=t["q2"]))
-    base = (alt.Chart(alt.Data(values=rows))
-            .transform_calculate(score="q1 * datum.k1 + q2 * datum.k2")
-            .transform_calculate(scaled=f"datum.score / sqrt({step['d']})")
-            .transform_joinaggregate(top="max(scaled)")
-            .transform_calculate(e="exp(datum.scaled - datum.top)")
-            .transform_joinaggregate(total="sum(e)")
-            .transform_calculate(w="datum.e / datum.total")
-            .transform_calculate(wv1="datum.w * datum.v1", wv2="datum.w * datum.v2")
+    q1, q2 = (alt.param(name=f"q{c + 1}", value=inter["q_default"][c],
+                        bind=alt.binding_range(min=inter["q_min"], max=inter["q_max"], step=inter["q_step"],
+                                               name=t[f"q{c + 1}"])) for c in range(2))
+    base = softmax(alt.Chart(alt.Data(values=rows))
+                   .transform_calculate(score="q1 * datum.k1 + q2 * datum.k2")
+                   .transform_calculate(scaled=f"datum.score / sqrt({step['d']})"),
+                   "scaled", top="top", total="total")
+    base = (base.transform_calculate(wv1="datum.w * datum.v1", wv2="datum.w * datum.v2")
             .transform_joinaggregate(o1="sum(wv1)", o2="sum(wv2)", wmax="max(w)"))
     y = alt.Y("word:N", sort=[r["word"] for r in rows], title=None,
               axis=alt.Axis(labelFontSize=14, labelPadding=8, ticks=False, domain=False))
@@ -43,23 +37,20 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
         color=alt.value("#5c6bc0"))
     weights = base.mark_text(align="left", dx=5, yOffset=-9, fontSize=14, fontWeight="bold").encode(
         x=x, y=y, text=alt.Text("w:Q", format=".2f"))
-    detail = base.transform_calculate(detail=text_expr(t["detail"])).mark_text(
+    parts = dict(k1=num("datum.k1", "d"), k2=num("datum.k2", "d"), score=num("datum.score", ".2f"),
+                 scaled=num("datum.scaled", ".2f"), q1=num("q1", ".1f"), q2=num("q2", ".1f"),
+                 o1=num("datum.o1", ".2f"), o2=num("datum.o2", ".2f"))
+    detail = base.transform_calculate(detail=say(t["detail"], **parts)).mark_text(
         align="left", dy=13, fontSize=11, opacity=0.85).encode(x=alt.value(0), y=y, text="detail:N")
-    out = base.transform_filter("datum.i == 0").transform_calculate(
-        line=text_expr(t["output"], {"q1": "q1", "q2": "q2"})).mark_text(
-        align="right" if rtl(t["output"]) else "left", baseline="top", dy=10, fontSize=13).encode(
-        x=alt.value("width") if rtl(t["output"]) else alt.value(0), y=alt.value("height"), text="line:N")
-    return (bars + weights + detail + out).add_params(q1, q2).properties(
-        width="container", height=alt.Step(54),
-        title=alt.Title(RLI + t["title"] + PDI if rtl(t["title"]) else t["title"],
-                        anchor="end" if rtl(t["title"]) else "start", dx=-MENU if rtl(t["title"]) else 0),
-        description=t["description"])
+    out = line_below(base.transform_filter("datum.i == 0"), t["output"], parts, dy=10, fontSize=13)
+    return single((bars + weights + detail + out).add_params(q1, q2).properties(height=alt.Step(54)), t)
 
 
-def table(data: dict, t: dict) -> dict:
+def table(data: dict, t: dict, lang: str) -> dict:
     """The step at the starting query q = (1, 1), as stored by the experiment."""
     step = data["ca_step"]
-    rows = [{"word": s[f"word_{t['lang']}"], "k1": s["k1"], "k2": s["k2"], "v1": s["v1"], "v2": s["v2"],
+    words = t["example"]["words"]
+    rows = [{"word": words[s["meaning"]], "k1": s["k1"], "k2": s["k2"], "v1": s["v1"], "v2": s["v2"],
              "score": step["scores"][s["i"]], "scaled": step["scaled"][s["i"]], "weight": step["weights"][s["i"]]}
             for s in step["interactive"]["sources"]]
     return {"columns": [["word", t["word"], "s"], ["k1", "k₁", "d"], ["k2", "k₂", "d"], ["v1", "v₁", ".1f"],

@@ -3,21 +3,17 @@
 
 The browser applies the two formulas of sa_cost to the chosen patch size and d.
 """
-import json
-import re
-
 import altair as alt
 
-from scripts.charts._text import rtl, bidi, say, label
+from scripts.charts._kit import align, bidi, dashboard, js, label, lines_view, say
 
 DATA = ["sa_cost"]
-PADDING = {"top": 28, "left": 5, "right": 5, "bottom": 5}   # the page's chart menu sits top right
 WIDTH = "container"   # every panel takes the page's width
 LINES_H = 170
 MATRIX, PROJ = "#e45756", "#4c78a8"
 
 
-def build(data: dict, t: dict) -> alt.TopLevelMixin:
+def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     cost = data["sa_cost"]
     frame = cost["frame"]
     patches = [r["patch"] for r in cost["by_patch"]]
@@ -32,27 +28,40 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
         min=d_opts[0], max=d_opts[-1], step=d_opts[0], name=label(t["slider"])))
     N = f"pow({frame} / {patch.name}, 2)"
     D = dim.name
-
-    # bars: where the multiplications go
-    right = rtl(t["matrix"])
     kinds = alt.Data(values=[{"row": 0, "kind": "matrix", "name": bidi(t["matrix"])},
                              {"row": 1, "kind": "proj", "name": bidi(t["proj"])}])
     bars_base = alt.Chart(kinds).transform_calculate(
         n=N, value=f"datum.kind == 'matrix' ? 2 * {N} * {N} * {D} : 4 * {N} * {D} * {D}")
+    colour = alt.Color("kind:N", scale=alt.Scale(domain=["matrix", "proj"], range=[MATRIX, PROJ]), legend=None)
+
+    # the numbers in words
+    parts = dict(p=f"format({patch.name}, 'd')", n=f"format({N}, ',d')", pairs=f"format({N} * {N}, ',d')",
+                 d=f"format({D}, 'd')", ratio=f"format({N} / (2 * {D}), '.2f')")
+    words = lines_view(alt.Chart(alt.Data(values=[{"view": "words"}])), "t_words", t["lines"], parts, alt.expr("width"), 2,
+                       width=WIDTH, height=17 * len(t["lines"]) + 2, name="words")
+    chart = alt.vconcat(words, _bars(bars_base, colour, t), _lines(bars_base, colour, t, frame, patches, D),
+                        spacing=10)
+    return dashboard(chart.add_params(patch, dim), t)
+
+
+def _bars(bars_base: alt.Chart, colour: alt.Color, t: dict) -> alt.LayerChart:
+    """Where the multiplications go: one bar each for the matrix and the projections."""
     bx = alt.Scale(zero=True, nice=False)
     by = alt.Scale(domain=[-0.85, 1.45], nice=False, zero=False, reverse=True)
-    colour = alt.Color("kind:N", scale=alt.Scale(domain=["matrix", "proj"], range=[MATRIX, PROJ]), legend=None)
     bars = bars_base.transform_calculate(y0="datum.row - 0.25", y1="datum.row + 0.25").mark_rect(
         opacity=0.45).encode(x=alt.X("value:Q", scale=bx, axis=None), x2=alt.X2(datum=0),
                              y=alt.Y("y0:Q", scale=by, axis=None), y2="y1:Q", color=colour)
     values = bars_base.transform_calculate(t_value="format(datum.value, ',d')").mark_text(
         align="left", dx=4, fontSize=13, fontWeight="bold").encode(
         x=alt.XDatum(0, scale=bx), y=alt.Y("row:Q", scale=by, axis=None), text="t_value:N").properties(name="bar_values")
-    names = bars_base.mark_text(align="right" if right else "left", baseline="bottom", dy=-10, fontSize=12).encode(
-        x=alt.XValue("width" if right else 0), y=alt.Y("row:Q", scale=by, axis=None), text="name:N")
-    bar_view = alt.layer(bars, values, names).properties(width=WIDTH, height=92)
+    names = bars_base.mark_text(align=align(t["matrix"]), baseline="bottom", dy=-10, fontSize=12).encode(
+        x=alt.XValue("width" if align(t["matrix"]) == "right" else 0), y=alt.Y("row:Q", scale=by, axis=None),
+        text="name:N")
+    return alt.layer(bars, values, names).properties(width=WIDTH, height=92)
 
-    # lines: both costs against the number of tokens; they cross at n = 2d
+
+def _lines(bars_base: alt.Chart, colour: alt.Color, t: dict, frame: int, patches: list, D: str) -> alt.LayerChart:
+    """Both costs against the number of tokens; they cross at n = 2d."""
     lines_base = (alt.Chart(alt.sequence(0, 37, as_="i"))
                   .transform_calculate(n="pow(2, 1 + datum.i / 4)")
                   .transform_calculate(matrix=f"2 * datum.n * datum.n * {D}", proj=f"4 * datum.n * {D} * {D}")
@@ -73,27 +82,12 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
         align="left", baseline="top", dx=4, y=4, fontSize=11).encode(x=lx, text="t_even:N")
     now_rule = bars_base.transform_filter("datum.row == 0").mark_rule(color="#888", opacity=0.5).encode(x=lx)
     key = lines_base.transform_filter("datum.i == 36").transform_calculate(
-        name=f"datum.kind == 'matrix' ? {json.dumps(bidi(t['matrix_short']), ensure_ascii=False)} : "
-             f"{json.dumps(bidi(t['proj_short']), ensure_ascii=False)}").mark_text(
+        name=f"datum.kind == 'matrix' ? {js(bidi(t['matrix_short']))} : {js(bidi(t['proj_short']))}").mark_text(
         align="right", dx=-2, dy=-8, fontSize=11).encode(x=lx, y=ly, color=colour, text="name:N")
-    line_view = alt.layer(curves, rule, now_rule, now, even_text, key, y_title).properties(width=WIDTH, height=LINES_H)
-
-    # the numbers in words
-    parts = dict(p=f"format({patch.name}, 'd')", n=f"format({N}, ',d')", pairs=f"format({N} * {N}, ',d')",
-                 d=f"format({D}, 'd')", ratio=f"format({N} / (2 * {D}), '.2f')")
-    exprs = [say(line, **{k: parts[k] for k in re.findall(r"\{(\w+)\}", line)}) for line in t["lines"]]
-    right = rtl(t["lines"][0])
-    words = alt.Chart(alt.Data(values=[{"view": "words"}])).transform_calculate(t_words="[" + ", ".join(exprs) + "]").mark_text(
-        align="right" if right else "left", baseline="top", fontSize=12, lineHeight=17,
-        x=alt.expr("width") if right else 0, y=2).encode(text="t_words:N").properties(
-        width=WIDTH, height=17 * len(exprs) + 2, name="words")
-
-    return alt.vconcat(words, bar_view, line_view, spacing=10).add_params(patch, dim).configure_view(
-        stroke=None).properties(title=alt.TitleParams(bidi(t["title"]), fontSize=14, anchor="middle"), padding=PADDING,
-                                description=t["description"])
+    return alt.layer(curves, rule, now_rule, now, even_text, key, y_title).properties(width=WIDTH, height=LINES_H)
 
 
-def table(data: dict, t: dict) -> dict:
+def table(data: dict, t: dict, lang: str) -> dict:
     """Per patch size at d = 32: tokens, pairs and the two multiplication counts."""
     c = t["columns"]
     return {"columns": [["patch", c["patch"], "d"], ["tokens", c["tokens"], "d"], ["pairs", c["pairs"], ",d"],

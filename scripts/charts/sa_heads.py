@@ -5,15 +5,12 @@ The projections q = X Wq + bq and k = X Wk + bk of a freshly initialised nn.Mult
 and the browser computes softmax(q_h k_hᵀ / √(d/H)) for the chosen patch's row. The same weights
 serve every head count, so the parameter count 4d² + 4d does not move.
 """
-import re
-
 import altair as alt
 
-from scripts.charts._patches import patch_pixels, pixel_scales
-from scripts.charts._text import rtl, bidi, say, label
+from scripts.charts._kit import (bidi, dashboard, label, lines_view, patch_box, patch_pixels, rtl, say,
+                                softmax)
 
 DATA = ["sa_heads", "sa_equivariance"]
-PADDING = {"top": 28, "left": 5, "right": 5, "bottom": 5}   # the page's chart menu sits top right
 RING = 120           # px of the ring picture
 WIDTH = 306          # px of the heads panel
 UNIT = WIDTH / 31    # px per grid cell when four grids share a row
@@ -21,7 +18,7 @@ LAB = 1.4            # grid units above each grid for its label
 HIGHLIGHT = "#f58518"
 
 
-def build(data: dict, t: dict) -> alt.TopLevelMixin:
+def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     inter = data["sa_heads"]["interactive"]
     d, counts = inter["d"], inter["head_counts"]
     n = len(inter["q"])
@@ -38,22 +35,46 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
         options=counts, labels=[t["head_labels"][str(h)] for h in counts], name=label(t["heads"])))
     P, H = patch.name, heads.name
 
+    # the ring, with the chosen patch outlined
+    pixels = alt.Data(values=[{"i": i, "p": vec} for i, vec in enumerate(ring)])
+    img = patch_pixels(alt.Chart(pixels), "i", grid, side, alt.Scale(scheme="greys"))
+    picture = alt.layer(img, patch_box(P, grid, side, HIGHLIGHT)).properties(width=RING, height=RING)
+
+    # the counters: the head size changes with the number of heads, the parameter count does not
+    parts = dict(p=f"format({P}, 'd')", h=f"format({H}, 'd')", hd=f"format({d} / {H}, 'd')",
+                 d=f"format({d}, 'd')", params=f"format(4 * {d} * {d} + 4 * {d}, ',d')",
+                 n=f"format({n}, 'd')")
+    text_w = WIDTH - RING - 14
+
+    def lines(key: str, name: str, y0: int):
+        return lines_view(alt.Chart(alt.Data(values=[{"view": name}])), f"text_{name}", t[key], parts, text_w, y0,
+                          name=name)
+
+    info = alt.layer(lines("about", "about", 4), lines("params", "params", 4 + 17 * len(t["about"]) + 10)).properties(
+        width=text_w, height=RING)
+
+    top = alt.hconcat(picture, info, spacing=14)
+    chart = alt.vconcat(top, _heads_view(inter, t, P, H), spacing=10).resolve_scale(fill="independent")
+    return dashboard(chart.add_params(patch, heads), t)
+
+
+def _heads_view(inter: dict, t: dict, P: str, H: str) -> alt.LayerChart:
+    """One 7×7 grid of the chosen patch's weights per head."""
+    d, n = inter["d"], len(inter["q"])
+    grid = round(n ** 0.5)
     tokens = alt.Data(values=[{"j": j, "q": q, "k": k} for j, (q, k) in enumerate(zip(inter["q"], inter["k"]))])
     dot = " + ".join(f"(floor({c} / datum.hd) == datum.h ? datum.qp[{c}] * datum.k[{c}] : 0)" for c in range(d))
-    per_head = (alt.Chart(tokens)
-                .transform_calculate(pk=P)
-                .transform_lookup(lookup="pk", from_=alt.LookupData(data=tokens, key="j", fields=["q"]), as_=["qp"])
-                .transform_calculate(hs=f"sequence(0, {H})", hd=f"{d} / {H}")
-                .transform_flatten(["hs"], as_=["h"])
-                .transform_calculate(score=dot)
-                .transform_calculate(z="datum.score / sqrt(datum.hd)")
-                .transform_joinaggregate(zmax="max(z)", groupby=["h"])
-                .transform_calculate(e="exp(datum.z - datum.zmax)")
-                .transform_joinaggregate(esum="sum(e)", groupby=["h"])
-                .transform_calculate(w="datum.e / datum.esum")
-                # one 7×7 grid per head: 1–2 heads big, 4 heads small in a centred 2×2, 8 heads 4×2
-                .transform_calculate(per=f"{H} == 8 ? 4 : 2", cu=f"{H} <= 2 ? 2 : 1",
-                                     off=f"{H} == 1 || {H} == 4 ? 8 : 0")
+    per_head = softmax(alt.Chart(tokens)
+                       .transform_calculate(pk=P)
+                       .transform_lookup(lookup="pk", from_=alt.LookupData(data=tokens, key="j", fields=["q"]),
+                                         as_=["qp"])
+                       .transform_calculate(hs=f"sequence(0, {H})", hd=f"{d} / {H}")
+                       .transform_flatten(["hs"], as_=["h"])
+                       .transform_calculate(score=dot)
+                       .transform_calculate(z="datum.score / sqrt(datum.hd)"), "z", ["h"])
+    # one 7×7 grid per head: 1–2 heads big, 4 heads small in a centred 2×2, 8 heads 4×2
+    per_head = (per_head.transform_calculate(per=f"{H} == 8 ? 4 : 2", cu=f"{H} <= 2 ? 2 : 1",
+                                             off=f"{H} == 1 || {H} == 4 ? 8 : 0")
                 .transform_calculate(gx0=f"datum.off + (datum.h % datum.per) * 8 * datum.cu",
                                      gy0=f"floor(datum.h / datum.per) * (8 * datum.cu + {LAB}) + {LAB}")
                 .transform_calculate(x0=f"datum.gx0 + (datum.j % {grid}) * datum.cu",
@@ -80,45 +101,10 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
         tx=f"datum.gx0 + (datum.cu * {grid} - 0.1) * {1 if right else 0}", ty="datum.gy0 - 0.25").mark_text(
         align="right" if right else "left", baseline="bottom", fontSize=11).encode(
         x=GX("tx"), y=GY("ty"), text="text:N")
-    heads_view = alt.layer(cells, chosen, names).properties(
-        width=WIDTH, height=round(height_units * UNIT))
-
-    # the ring, with the chosen patch outlined
-    pixels = alt.Data(values=[{"i": i, "p": vec} for i, vec in enumerate(ring)])
-    px, rpx = pixel_scales(grid, side)
-    img = patch_pixels(alt.Chart(pixels), "i", grid, side, alt.Scale(scheme="greys"))
-    box = alt.Chart(alt.Data(values=[{"view": "box"}])).transform_calculate(
-        x0=f"({P} % {grid}) * {side}", y0=f"floor({P} / {grid}) * {side}",
-        x1=f"({P} % {grid} + 1) * {side}", y1=f"(floor({P} / {grid}) + 1) * {side}",
-    ).mark_rect(fill=None, stroke=HIGHLIGHT, strokeWidth=2.5).encode(
-        x=alt.X("x0:Q", scale=px, axis=None), x2="x1:Q", y=alt.Y("y0:Q", scale=rpx, axis=None), y2="y1:Q")
-    picture = alt.layer(img, box).properties(width=RING, height=RING)
-
-    # the counters: the head size changes with the number of heads, the parameter count does not
-    parts = dict(p=f"format({P}, 'd')", h=f"format({H}, 'd')", hd=f"format({d} / {H}, 'd')",
-                 d=f"format({d}, 'd')", params=f"format(4 * {d} * {d} + 4 * {d}, ',d')",
-                 n=f"format({n}, 'd')")
-    text_w = WIDTH - RING - 14
-
-    def lines(key: str, name: str, y0: int):
-        exprs = [say(line, **{k: parts[k] for k in re.findall(r"\{(\w+)\}", line)}) for line in t[key]]
-        right_ = rtl(t[key][0])
-        field = f"text_{name}"            # views sharing a source must not write the same field
-        return alt.Chart(alt.Data(values=[{"view": name}])).transform_calculate(
-            **{field: "[" + ", ".join(exprs) + "]"}).mark_text(
-            align="right" if right_ else "left", baseline="top", fontSize=12, lineHeight=17,
-            x=text_w if right_ else 0, y=y0).encode(text=f"{field}:N").properties(name=name)
-
-    info = alt.layer(lines("about", "about", 4), lines("params", "params", 4 + 17 * len(t["about"]) + 10)).properties(
-        width=text_w, height=RING)
-
-    top = alt.hconcat(picture, info, spacing=14)
-    return alt.vconcat(top, heads_view, spacing=10).resolve_scale(fill="independent").add_params(
-        patch, heads).configure_view(stroke=None).properties(
-        title=alt.TitleParams(bidi(t["title"]), fontSize=14, anchor="middle"), padding=PADDING, description=t["description"])
+    return alt.layer(cells, chosen, names).properties(width=WIDTH, height=round(height_units * UNIT))
 
 
-def table(data: dict, t: dict) -> dict:
+def table(data: dict, t: dict, lang: str) -> dict:
     """Parameters counted by torch against 4d² + 4d, for several widths and head counts."""
     c = t["columns"]
     return {"columns": [["d", "d", "d"], ["heads", c["heads"], "d"], ["head_dim", c["head_dim"], "d"],

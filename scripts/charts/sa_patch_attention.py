@@ -4,27 +4,23 @@ Only the patch vectors (49 × 16 per shape, from sa_patch_attention) are inlined
 computes the scores QKᵀ, softmax(scores / divisor) and the row statistics, so the divisor slider,
 the shape selector and hovering a row or a patch all re-run the formula.
 """
-import re
-
 import altair as alt
 
-from scripts.charts._text import rtl, bidi, say, label, anchor
+from scripts.charts._kit import (anchor, bidi, dashboard, label, lines_view, patch_box, patch_pixels, say,
+                                softmax)
 
 DATA = ["sa_patch_attention"]
-PADDING = {"top": 28, "left": 5, "right": 5, "bottom": 5}   # the page's chart menu sits top right
 PANEL = 138          # px of the shape and of the 7×7 grid
 MATRIX = 280         # px of the 49×49 heatmap
 WEIGHT = alt.Scale(scheme="blues", type="sqrt", domain=[0, 1])
 HIGHLIGHT = "#f58518"
 
 
-def build(data: dict, t: dict) -> alt.TopLevelMixin:
+def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     pa = data["sa_patch_attention"]
     shapes = pa["shapes"]
     n = len(pa["by_shape"][shapes[0]]["patches"])            # 49 patches
     dim = len(pa["by_shape"][shapes[0]]["patches"][0])       # 16 numbers each
-    grid = round(n ** 0.5)                                   # 7
-    side = round(dim ** 0.5)                                 # 4 pixels
     first = pa["row_example"]
 
     shape = alt.param(name="shape", value=shapes[0], bind=alt.binding_radio(
@@ -49,14 +45,29 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
              .transform_lookup(lookup="kj", from_=alt.LookupData(data=source, key="key", fields=["p"]),
                                as_=["pj"])
              .transform_calculate(s=dot)
-             .transform_calculate(z=f"datum.s / {divisor.name}")
-             .transform_joinaggregate(zmax="max(z)", groupby=["i"])
-             .transform_calculate(e="exp(datum.z - datum.zmax)")
-             .transform_joinaggregate(esum="sum(e)", groupby=["i"])
-             .transform_calculate(w="datum.e / datum.esum")
-             .transform_calculate(plogp="datum.w > 0 ? -datum.w * log(datum.w) : 0"))
+             .transform_calculate(z=f"datum.s / {divisor.name}"))
+    pairs = softmax(pairs, "z", ["i"]).transform_calculate(plogp="datum.w > 0 ? -datum.w * log(datum.w) : 0")
 
-    # the heatmap: row i = where patch i takes its information from
+    # the numbers: the chosen row's entropy and largest weight, and their averages over all rows
+    stats = (pairs.transform_aggregate(h="sum(plogp)", m="max(w)", groupby=["i"])
+             .transform_joinaggregate(mh="mean(h)", mm="mean(m)")
+             .transform_filter(f"datum.i == {rowq.name}"))
+    parts = dict(q=f"format({rowq.name}, 'd')", h="format(datum.h, '.3f')", m="format(datum.m, '.3f')",
+                 mh="format(datum.mh, '.3f')", mm="format(datum.mm, '.4f')", n=f"format({n}, 'd')",
+                 ln=f"format(log({n}), '.3f')", u=f"format(1 / {n}, '.4f')",
+                 div=f"format({divisor.name}, '.2f')", sd=f"format(sqrt({dim}), 'd')")
+    numbers = lines_view(stats, "text", t["stats"], parts, MATRIX, 2,
+                         width=MATRIX, height=17 * len(t["stats"]) + 2, name="stats")
+
+    grid, side = round(n ** 0.5), round(dim ** 0.5)          # 7 patches a side, 4 pixels each
+    top = alt.hconcat(_figure(source, t, shape.name, row, rowq.name, grid, side),
+                      _looks(pairs, t, row, rowq.name, grid), spacing=20).resolve_scale(fill="independent")
+    chart = alt.vconcat(top, _matrix(pairs, t, row, rowq.name, n, grid), numbers, spacing=10)
+    return dashboard(chart.resolve_scale(fill="independent").add_params(shape, divisor, rowq), t)
+
+
+def _matrix(pairs: alt.Chart, t: dict, row, rowq: str, n: int, grid: int) -> alt.LayerChart:
+    """The heatmap: row i = where patch i takes its information from."""
     cell = alt.Scale(domain=[0, n], nice=False, zero=False)
     rcell = alt.Scale(domain=[0, n], nice=False, zero=False, reverse=True)
     ticks = list(range(0, n, grid))
@@ -74,18 +85,20 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
                  alt.Tooltip("w:Q", title=t["weight"], format=".3f")],
     ).add_params(row).properties(name="matrix")
     band = alt.Chart(alt.Data(values=[{"x0": 0, "x1": n}])).transform_calculate(
-        y0=rowq.name, y1=f"{rowq.name} + 1").mark_rect(
+        y0=rowq, y1=f"{rowq} + 1").mark_rect(
         fill=None, stroke=HIGHLIGHT, strokeWidth=2).encode(
         x=alt.X("x0:Q", scale=cell, axis=axis), x2="x1:Q", y=alt.Y("y0:Q", scale=rcell, axis=axis), y2="y1:Q")
-    matrix = alt.layer(heat, band).properties(width=MATRIX, height=MATRIX, title=alt.TitleParams(
+    return alt.layer(heat, band).properties(width=MATRIX, height=MATRIX, title=alt.TitleParams(
         bidi(t["matrix_title"]), fontSize=12, fontWeight="normal", anchor=anchor(t["matrix_title"])))
 
-    # the 7×7 grid of the chosen patch's row; hovering a patch chooses it
+
+def _looks(pairs: alt.Chart, t: dict, row, rowq: str, grid: int) -> alt.LayerChart:
+    """The 7×7 grid of the chosen patch's row; hovering a patch chooses it."""
     g = alt.Scale(domain=[0, grid], nice=False, zero=False)
     rg = alt.Scale(domain=[0, grid], nice=False, zero=False, reverse=True)
     GX = lambda f: alt.X(f, type="quantitative", scale=g, axis=None)  # noqa: E731
     GY = lambda f: alt.Y(f, type="quantitative", scale=rg, axis=None)  # noqa: E731
-    looks = (pairs.transform_filter(f"datum.i == {rowq.name}")
+    looks = (pairs.transform_filter(f"datum.i == {rowq}")
              .transform_aggregate(w="max(w)", groupby=["j"])         # new tuples: q may be set freely
              .transform_calculate(q="datum.j", gx=f"datum.j % {grid}", gy=f"floor(datum.j / {grid})",
                                   gx1=f"datum.j % {grid} + 0.94", gy1=f"floor(datum.j / {grid}) + 0.94")
@@ -95,60 +108,24 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
                                           alt.Tooltip("w:Q", title=t["weight"], format=".3f")])
              .add_params(row).properties(name="looks"))
     outline = alt.Chart(alt.Data(values=[{"view": "outline"}])).transform_calculate(
-        gx=f"{rowq.name} % {grid}", gy=f"floor({rowq.name} / {grid})",
-        gx1=f"{rowq.name} % {grid} + 0.94", gy1=f"floor({rowq.name} / {grid}) + 0.94").mark_rect(
+        gx=f"{rowq} % {grid}", gy=f"floor({rowq} / {grid})",
+        gx1=f"{rowq} % {grid} + 0.94", gy1=f"floor({rowq} / {grid}) + 0.94").mark_rect(
         fill=None, stroke=HIGHLIGHT, strokeWidth=2.5).encode(x=GX("gx"), x2="gx1", y=GY("gy"), y2="gy1")
-    looks_title = alt.TitleParams(alt.expr(say(t["looks"], q=f"format({rowq.name}, 'd')")),
+    looks_title = alt.TitleParams(alt.expr(say(t["looks"], q=f"format({rowq}, 'd')")),
                                   fontSize=12, anchor=anchor(t["looks"]))
-    weights_grid = alt.layer(looks, outline).properties(width=PANEL, height=PANEL, title=looks_title)
+    return alt.layer(looks, outline).properties(width=PANEL, height=PANEL, title=looks_title)
 
-    # the shape itself, pixel by pixel (standardised values), with the chosen patch outlined
-    px = alt.Scale(domain=[0, grid * side], nice=False, zero=False)
-    rpx = alt.Scale(domain=[0, grid * side], nice=False, zero=False, reverse=True)
-    pixels = (alt.Chart(source).transform_filter(f"datum.shape == {shape.name}")
-              .transform_calculate(k=f"sequence(0, {dim})")
-              .transform_flatten(["p", "k"], as_=["v", "k"])
-              .transform_calculate(q="datum.i",
-                                   x0=f"(datum.i % {grid}) * {side} + datum.k % {side}",
-                                   y0=f"floor(datum.i / {grid}) * {side} + floor(datum.k / {side})")
-              .transform_calculate(x1="datum.x0 + 1", y1="datum.y0 + 1")
-              .mark_rect().encode(
-                  x=alt.X("x0:Q", scale=px, axis=None), x2="x1:Q",
-                  y=alt.Y("y0:Q", scale=rpx, axis=None), y2="y1:Q",
-                  fill=alt.Fill("v:Q", scale=alt.Scale(scheme="greys"), legend=None),
-                  tooltip=[alt.Tooltip("i:Q", title=t["query"], format="d")])
-              .add_params(row).properties(name="pixels"))
-    box = alt.Chart(alt.Data(values=[{"view": "box"}])).transform_calculate(
-        x0=f"({rowq.name} % {grid}) * {side}", y0=f"floor({rowq.name} / {grid}) * {side}",
-        x1=f"({rowq.name} % {grid} + 1) * {side}", y1=f"(floor({rowq.name} / {grid}) + 1) * {side}",
-    ).mark_rect(fill=None, stroke=HIGHLIGHT, strokeWidth=2.5).encode(
-        x=alt.X("x0:Q", scale=px, axis=None), x2="x1:Q", y=alt.Y("y0:Q", scale=rpx, axis=None), y2="y1:Q")
-    figure = alt.layer(pixels, box).properties(
+
+def _figure(source: alt.Data, t: dict, shape: str, row, rowq: str, grid: int, side: int) -> alt.LayerChart:
+    """The shape itself, pixel by pixel (standardised values), with the chosen patch outlined."""
+    pixels = patch_pixels(alt.Chart(source).transform_filter(f"datum.shape == {shape}"), "i", grid, side,
+                          alt.Scale(scheme="greys"), q="datum.i").encode(
+        tooltip=[alt.Tooltip("i:Q", title=t["query"], format="d")]).add_params(row).properties(name="pixels")
+    return alt.layer(pixels, patch_box(rowq, grid, side, HIGHLIGHT)).properties(
         width=PANEL, height=PANEL, title=alt.TitleParams(bidi(t["figure"]), fontSize=12, anchor=anchor(t["figure"])))
 
-    # the numbers: the chosen row's entropy and largest weight, and their averages over all rows
-    stats = (pairs.transform_aggregate(h="sum(plogp)", m="max(w)", groupby=["i"])
-             .transform_joinaggregate(mh="mean(h)", mm="mean(m)")
-             .transform_filter(f"datum.i == {rowq.name}"))
-    parts = dict(q=f"format({rowq.name}, 'd')", h="format(datum.h, '.3f')", m="format(datum.m, '.3f')",
-                 mh="format(datum.mh, '.3f')", mm="format(datum.mm, '.4f')", n=f"format({n}, 'd')",
-                 ln=f"format(log({n}), '.3f')", u=f"format(1 / {n}, '.4f')",
-                 div=f"format({divisor.name}, '.2f')", sd=f"format(sqrt({dim}), 'd')")
-    lines = [say(line, **{name: parts[name] for name in re.findall(r"\{(\w+)\}", line)}) for line in t["stats"]]
-    right = rtl(t["stats"][0])
-    numbers = stats.transform_calculate(text="[" + ", ".join(lines) + "]").mark_text(
-        align="right" if right else "left", baseline="top", fontSize=12, lineHeight=17,
-        x=MATRIX if right else 0, y=2).encode(text="text:N").properties(
-        width=MATRIX, height=17 * len(lines) + 2, name="stats")
 
-    top = alt.hconcat(figure, weights_grid, spacing=20).resolve_scale(fill="independent")
-    return alt.vconcat(top, matrix, numbers, spacing=10).resolve_scale(fill="independent").add_params(
-        shape, divisor, rowq).configure_view(
-        stroke=None).properties(title=alt.TitleParams(bidi(t["title"]), fontSize=14, anchor="middle"), padding=PADDING,
-                                description=t["description"])
-
-
-def table(data: dict, t: dict) -> dict:
+def table(data: dict, t: dict, lang: str) -> dict:
     """Per shape, at divisor √d = 4: average row entropy and largest weight, and the example row."""
     pa = data["sa_patch_attention"]
     c = t["columns"]

@@ -5,32 +5,19 @@ The eight seeded permutations of sa_equivariance and their measured errors
 max |f(Px) − P·f(x)| (attention without and with positional encoding, Conv1d) are inlined; the
 chart draws the ring and its shuffled patches and shows the error of the chosen case.
 """
-import json
 import math
-import re
 
 import altair as alt
 
-from scripts.charts._patches import patch_pixels, pixel_scales
-from scripts.charts._text import rtl, bidi, say, label, anchor
+from scripts.charts._kit import (POWER_OF_TEN, align, anchor, bidi, dashboard, js, label, patch_pixels,
+                                pixel_scales, rtl, say_lines)
 
 DATA = ["sa_equivariance"]
-PADDING = {"top": 28, "left": 5, "right": 5, "bottom": 5}   # the page's chart menu sits top right
 PANEL = 144
 WIDTH = 2 * PANEL + 20
 HIGHLIGHT = "#f58518"
 
-# Log-axis labels as powers of ten, 10⁻⁶: the base goes through the page's number format (Persian
-# digits on fa pages), the exponent is written in superscript digits, the same in both languages
-# (a label like "1e-6" would put a Latin e between Persian digits). Ticks between powers stay bare.
-_SUP = json.dumps(list("⁰¹²³⁴⁵⁶⁷⁸⁹"), ensure_ascii=False)
-_EXP = "round(log(datum.value) / LN10)"
-POWER_OF_TEN = (f"abs(log(datum.value) / LN10 - {_EXP}) > 1e-6 ? '' : format(10, 'd') + "
-                f"({_EXP} < 0 ? '⁻' : '') + (abs({_EXP}) >= 10 ? {_SUP}[floor(abs({_EXP}) / 10)] : '') + "
-                f"{_SUP}[abs({_EXP}) % 10]")
-
-
-def build(data: dict, t: dict) -> alt.TopLevelMixin:
+def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     eq = data["sa_equivariance"]
     perms, ring = eq["permutations"], eq["patches"]
     n = len(ring)
@@ -63,10 +50,16 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
              .transform_lookup(lookup="tok", from_=alt.LookupData(data=pixels, key="tok", fields=["p"])))
     shuffled = picture(moved, t["shuffled"])
 
-    # the measured error of the chosen case, big; the other rows for contrast (the views share the
-    # chosen row's tuple, so each writes its own field)
+    top = alt.hconcat(original, shuffled, spacing=20)
+    chart = alt.vconcat(top, _readout(eq, t, K, PE), _strip(perms, t, K, PE), spacing=12)
+    return dashboard(chart.add_params(perm, pe), t)
+
+
+def _readout(eq: dict, t: dict, K: str, PE: str) -> alt.LayerChart:
+    """The measured error of the chosen case, big; the other rows for contrast (the views share the
+    chosen row's tuple, so each writes its own field)."""
     errs = alt.Data(values=[{"k": r["i"] + 1, "no_pe": r["err_no_pe"], "with_pe": r["err_pe"],
-                             "conv": r["err_conv"]} for r in perms])
+                             "conv": r["err_conv"]} for r in eq["permutations"]])
     chosen = (alt.Chart(errs).transform_filter(f"datum.k == {K}")
               .transform_calculate(shown=f"{PE} ? datum.with_pe : datum.no_pe")
               .transform_calculate(ex="floor(log(datum.shown) / LN10)")
@@ -81,17 +74,17 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
     big_exp = chosen.transform_filter("datum.small").transform_calculate(
         t_exp="format(datum.ex, 'd')").mark_text(fontSize=17, fontWeight="bold", align="left",
                                                    baseline="alphabetic", x=mid + 20, y=20).encode(text="t_exp:N")
-    parts = dict(what=f"{PE} ? {json.dumps(bidi(t['with_pe']), ensure_ascii=False)} : "
-                      f"{json.dumps(bidi(t['without_pe']), ensure_ascii=False)}",
+    parts = dict(what=f"{PE} ? {js(bidi(t['with_pe']))} : {js(bidi(t['without_pe']))}",
                  conv="format(datum.conv, '.3f')", k=f"format({K}, 'd')",
                  scale=f"format({eq['out_scale']}, '.2f')")
-    exprs = [say(line, **{p: parts[p] for p in re.findall(r"\{(\w+)\}", line)}) for line in t["lines"]]
-    words = chosen.transform_calculate(t_words="[" + ", ".join(exprs) + "]").mark_text(
+    words = chosen.transform_calculate(t_words=say_lines(t["lines"], **parts)).mark_text(
         fontSize=12, lineHeight=17, align="center", baseline="top", x=mid, y=46).encode(text="t_words:N")
-    readout = alt.layer(big_plain.properties(name="big"), big_mant.properties(name="big_mant"), big_exp,
-                        words).properties(width=WIDTH, height=46 + 17 * len(t["lines"]) + 4)
+    return alt.layer(big_plain.properties(name="big"), big_mant.properties(name="big_mant"), big_exp,
+                     words).properties(width=WIDTH, height=46 + 17 * len(t["lines"]) + 4)
 
-    # all eight permutations on a log scale: float noise, positional encoding, convolution
+
+def _strip(perms: list, t: dict, K: str, PE: str) -> alt.LayerChart:
+    """All eight permutations on a log scale: float noise, positional encoding, convolution."""
     strip_rows = [{"k": r["i"] + 1, "op": op, "err": r[key]} for r in perms
                   for op, key in (("no_pe", "err_no_pe"), ("with_pe", "err_pe"), ("conv", "err_conv"))]
     lo = 10 ** math.floor(math.log10(min(r["err"] for r in strip_rows)))
@@ -106,7 +99,7 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
     dots = strip_base.mark_point(filled=True, size=40, opacity=0.35, color="#888").encode(x=sx, y=sy)
     now = strip_base.transform_filter(f"datum.k == {K}").transform_calculate(
         on=f"datum.op == 'conv' || (datum.op == 'with_pe') == {PE}",
-        name=f"{json.dumps([t['ops'][o] for o in ops], ensure_ascii=False)}[datum.row]").mark_point(
+        name=f"{js([t['ops'][o] for o in ops])}[datum.row]").mark_point(
         filled=True, size=110, opacity=1).encode(
         x=sx, y=sy, color=alt.Color("on:N", scale=alt.Scale(domain=[True, False], range=[HIGHLIGHT, "#4c78a8"]),
                                     legend=None),
@@ -114,17 +107,12 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
     right = rtl(t["ops"]["no_pe"])
     names = alt.Chart(alt.Data(values=[{"row": i, "name": bidi(t["ops"][o]), "err": hi if right else lo}
                                        for i, o in enumerate(ops)])).mark_text(
-        align="right" if right else "left", baseline="bottom", dy=-7, dx=-2 if right else 2, fontSize=11).encode(
+        align=align(t["ops"]["no_pe"]), baseline="bottom", dy=-7, dx=-2 if right else 2, fontSize=11).encode(
         x=sx, y=sy, text="name:N")
-    strip = alt.layer(dots, now, names).properties(width=WIDTH, height=36 * len(ops))
-
-    top = alt.hconcat(original, shuffled, spacing=20)
-    return alt.vconcat(top, readout, strip, spacing=12).add_params(perm, pe).configure_view(
-        stroke=None).properties(title=alt.TitleParams(bidi(t["title"]), fontSize=14, anchor="middle"), padding=PADDING,
-                                description=t["description"])
+    return alt.layer(dots, now, names).properties(width=WIDTH, height=36 * len(ops))
 
 
-def table(data: dict, t: dict) -> dict:
+def table(data: dict, t: dict, lang: str) -> dict:
     """Per seeded permutation: max |f(Px) − P·f(x)| of attention without and with PE, and of Conv1d."""
     c = t["columns"]
     rows = [dict(r, k=r["i"] + 1) for r in data["sa_equivariance"]["permutations"]]

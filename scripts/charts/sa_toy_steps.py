@@ -8,23 +8,20 @@ import json
 
 import altair as alt
 
-from scripts.charts._text import rtl, bidi, say, label, anchor
+from scripts.charts._kit import align, anchor, bidi, dashboard, js, label, pick, rtl, say, say_lines, softmax
 
 DATA = ["sa_toy"]
-PADDING = {"top": 28, "left": 5, "right": 5, "bottom": 5}   # the page's chart menu sits top right
 COL = 49            # px per table column
 ROW = 27            # px per table row
 POS, NEG = "#4c78a8", "#e45756"
 
 
-def build(data: dict, t: dict) -> alt.TopLevelMixin:
+def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     toy = data["sa_toy"]
     tokens, d = toy["tokens"], toy["d"]
     n = len(tokens)
     xs = [s["x"] for s in toy["slider"]]
-    names = t["tokens"]
-    dfmt = f"format({d}, 'd')"
-    assert len(names) == n
+    assert len(t["tokens"]) == n
 
     step = alt.param(name="step", value=1, bind=alt.binding_radio(
         options=[1, 2, 3, 4, 5], labels=t["step_labels"], name=label(t["step"])))
@@ -35,23 +32,36 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
     pairs = [{"i": i, "j": j, "a0i": tokens[i][0], "bi": tokens[i][1],
               "a0j": tokens[j][0], "bj": tokens[j][1]} for i in range(n) for j in range(n)]
     last = n - 1
-    base = (alt.Chart(alt.Data(values=pairs))
-            .transform_calculate(ai=f"datum.i == {last} ? {X4} : datum.a0i",
-                                 aj=f"datum.j == {last} ? {X4} : datum.a0j")
-            .transform_calculate(s="datum.ai * datum.aj + datum.bi * datum.bj")
-            .transform_calculate(z=f"datum.s / sqrt({d})")
-            .transform_calculate(e="exp(datum.z)")
-            .transform_joinaggregate(rowsum="sum(e)", groupby=["i"])
-            .transform_calculate(w="datum.e / datum.rowsum")
-            .transform_calculate(wa="datum.w * datum.aj", wb="datum.w * datum.bj")
+    base = softmax(alt.Chart(alt.Data(values=pairs))
+                   .transform_calculate(ai=f"datum.i == {last} ? {X4} : datum.a0i",
+                                        aj=f"datum.j == {last} ? {X4} : datum.a0j")
+                   .transform_calculate(s="datum.ai * datum.aj + datum.bi * datum.bj")
+                   .transform_calculate(z=f"datum.s / sqrt({d})"), "z", ["i"], total="rowsum", shift=False)
+    base = (base.transform_calculate(wa="datum.w * datum.aj", wb="datum.w * datum.bj")
             .transform_joinaggregate(y1="sum(wa)", y2="sum(wb)", groupby=["i"]))
 
+    # what this step does, a few lines from the strings
+    dfmt = f"format({d}, 'd')"
+    steps_expr = pick([say_lines(lines, d=dfmt, sqrt=f"format(sqrt({d}), '.3f')") for lines in t["steps"]],
+                      f"{S} - 1")
+    right = rtl(t["steps"][0][0])
+    caption = alt.Chart(alt.Data(values=[{"view": "caption"}])).transform_calculate(lines=steps_expr).mark_text(
+        align=align(t["steps"][0][0]), baseline="top", fontSize=12, lineHeight=16,
+        x=6 * COL if right else 0, y=0).encode(text="lines:N").properties(
+        width=6 * COL, height=16 * max(len(lines) for lines in t["steps"]) + 2)
+
+    chart = alt.vconcat(caption, _table(base, t, S, n, dfmt), _plane(base, t, S, last), spacing=8)
+    return dashboard(chart.add_params(step, t4x), t)
+
+
+def _table(base: alt.Chart, t: dict, S: str, n: int, dfmt: str) -> alt.LayerChart:
+    """One cell per (i, j); at step 5 the 16 tuples become x₁ x₂ → y₁ y₂ of each token."""
+    names = t["tokens"]
     xs_ = alt.Scale(domain=[-1.5, 4.5], nice=False, zero=False)
     ys_ = alt.Scale(domain=[-1.5, n - 0.5], nice=False, zero=False, reverse=True)
     X = alt.X("col:Q", scale=xs_, axis=None)
     Y = alt.Y("row:Q", scale=ys_, axis=None)
     # Views that share a source share its tuples: every view below names its own computed fields.
-    # the table: one cell per (i, j); at step 5 the 16 tuples become x₁ x₂ → y₁ y₂ of each token
     cells = (base
              .transform_calculate(row="datum.i",
                                   col=f"{S} < 5 ? datum.j : [0, 1, 3, 4][datum.j]",
@@ -79,7 +89,7 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
             .properties(name="sums").mark_text(fontSize=13, fontWeight="bold").encode(
                 x=alt.X("s_col:Q", scale=xs_, axis=None), y=alt.Y("s_row:Q", scale=ys_, axis=None), text="s_label:N"))
     arrows = (base.transform_filter(f"{S} == 5 && datum.j == 0")
-              .transform_calculate(a_row="datum.i", a_col="2", a_label=json.dumps(t["arrow"], ensure_ascii=False))
+              .transform_calculate(a_row="datum.i", a_col="2", a_label=js(t["arrow"]))
               .mark_text(fontSize=15).encode(x=alt.X("a_col:Q", scale=xs_, axis=None),
                                              y=alt.Y("a_row:Q", scale=ys_, axis=None), text="a_label:N"))
     # headers: keys across (or x₁ x₂ → y₁ y₂ at step 5), queries down, the step's operation in the corner
@@ -91,31 +101,22 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
     headers = (alt.Chart(alt.Data(values=head)).transform_filter(f"datum.step == 0 || datum.step == {S}")
                .mark_text(fontSize=13, fontStyle="italic", fontWeight="bold").encode(x=X, y=Y, text="label:N"))
     corner = (alt.Chart(alt.Data(values=[{"col": -1, "row": -1}]))
-              .transform_calculate(label="[" + ", ".join(say(c, d=dfmt) for c in t["corner"]) + f"][{S} - 1]")
+              .transform_calculate(label=pick([say(c, d=dfmt) for c in t["corner"]], f"{S} - 1"))
               .mark_text(fontSize=12).encode(x=X, y=Y, text="label:N"))
     t1_row = alt.Chart(alt.Data(values=[{"a": -0.5, "b": 3.5, "y0": -0.5, "y1": 0.5}])).transform_filter(
         f"{S} < 5").mark_rect(fill=None, stroke="#f58518", strokeWidth=2).encode(
         x=alt.X("a:Q", scale=xs_, axis=None), x2="b:Q",
         y=alt.Y("y0:Q", scale=ys_, axis=None), y2="y1:Q")
-    table = alt.layer(rects, t1_row, numbers, sums, arrows, headers, corner).properties(
+    return alt.layer(rects, t1_row, numbers, sums, arrows, headers, corner).properties(
         width=6 * COL, height=(n + 1) * ROW)
 
-    # what this step does, a few lines from the strings
-    steps_expr = "[" + ", ".join(
-        "[" + ", ".join(say(line, d=dfmt, sqrt=f"format(sqrt({d}), '.3f')") for line in lines) + "]"
-        for lines in t["steps"]) + f"][{S} - 1]"
-    right = rtl(t["steps"][0][0])
-    caption = alt.Chart(alt.Data(values=[{"view": "caption"}])).transform_calculate(lines=steps_expr).mark_text(
-        align="right" if right else "left", baseline="top", fontSize=12, lineHeight=16,
-        x=6 * COL if right else 0, y=0).encode(text="lines:N").properties(
-        width=6 * COL, height=16 * max(len(lines) for lines in t["steps"]) + 2)
 
-    # the four tokens in the plane (and where they move at step 5)
+def _plane(base: alt.Chart, t: dict, S: str, last: int) -> alt.LayerChart:
+    """The four tokens in the plane (and where they move at step 5)."""
     px = alt.Scale(domain=[-2.6, 2.6], nice=False, zero=False)
     py = alt.Scale(domain=[-0.7, 2.7], nice=False, zero=False)
     toks = (base.transform_filter("datum.j == 0")
-            .transform_calculate(name=f"{json.dumps(names, ensure_ascii=False)}[datum.i]",
-                                 yname=f"{json.dumps(t['outputs'], ensure_ascii=False)}[datum.i]"))
+            .transform_calculate(name=f"{js(t['tokens'])}[datum.i]", yname=f"{js(t['outputs'])}[datum.i]"))
     PX = lambda f: alt.X(f, type="quantitative", scale=px, title=None,  # noqa: E731
                          axis=alt.Axis(values=[-2, -1, 0, 1, 2], format="d", grid=True))
     PY = lambda f: alt.Y(f, type="quantitative", scale=py, title=None,  # noqa: E731
@@ -131,15 +132,11 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
         x=PX("y1"), y=PY("y2"))
     out_names = at5.mark_text(align="right", dx=-7, dy=10, fontSize=12, color="#f58518").encode(
         x=PX("y1"), y=PY("y2"), text="yname:N")
-    plane = alt.layer(pts, pt_names, moves, outs, out_names).properties(
+    return alt.layer(pts, pt_names, moves, outs, out_names).properties(
         width=6 * COL, height=150, title=alt.TitleParams(bidi(t["plane"]), fontSize=12, anchor=anchor(t["plane"])))
 
-    return alt.vconcat(caption, table, plane, spacing=8).add_params(step, t4x).configure_view(
-        stroke=None).properties(title=alt.TitleParams(bidi(t["title"]), fontSize=14, anchor="middle"), padding=PADDING,
-                                description=t["description"])
 
-
-def table(data: dict, t: dict) -> dict:
+def table(data: dict, t: dict, lang: str) -> dict:
     """The worked example at t4 = [−2, 0]: each token, its attention row and its output."""
     toy = data["sa_toy"]
     c, names = t["columns"], t["tokens"]

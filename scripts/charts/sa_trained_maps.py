@@ -6,12 +6,10 @@ softmax(q·k) for the chosen query, so each panel's weights and entropy are reco
 """
 import altair as alt
 
-from scripts.charts._patches import patch_pixels, pixel_scales
-from scripts.charts._text import bidi, label, say
+from scripts.charts._kit import PADDING, bidi, label, num, patch_pixels, pixel_scales, say, softmax
 from scripts.common.numfmt import fmt
 
 DATA = ["sa_trained"]
-PADDING = {"top": 28, "left": 5, "right": 5, "bottom": 5}   # the page's chart menu sits top right
 PANEL = 230          # px of each picture
 WEIGHT = "#d95f02"   # the attention overlay; the shape stays grey underneath
 STATES = ("untrained", "trained")
@@ -31,16 +29,13 @@ def _rows(sa: dict) -> list[dict]:
 def _weights(source, shape, head, query, n: int, hd: int) -> alt.Chart:
     """softmax(q_query · k_j) over the 49 patches j, for both states, with each row's entropy."""
     dot = " + ".join(f"toNumber(datum.qv[{c}]) * toNumber(datum.kv[{c}])" for c in range(hd))
-    return (alt.Chart(source)
-            .transform_filter(f"datum.shape == {shape.name} && datum.head == {head.name}")
-            .transform_calculate(qv=f"split(datum.q[{query.name}], ' ')", j=f"sequence(0, {n})")
-            .transform_flatten(["k", "j"], as_=["ks", "j"])
-            .transform_calculate(kv="split(datum.ks, ' ')")
-            .transform_calculate(z=f"({dot}) / 10000")
-            .transform_joinaggregate(zmax="max(z)", groupby=["state"])
-            .transform_calculate(e="exp(datum.z - datum.zmax)")
-            .transform_joinaggregate(esum="sum(e)", groupby=["state"])
-            .transform_calculate(w="datum.e / datum.esum")
+    scores = (alt.Chart(source)
+              .transform_filter(f"datum.shape == {shape.name} && datum.head == {head.name}")
+              .transform_calculate(qv=f"split(datum.q[{query.name}], ' ')", j=f"sequence(0, {n})")
+              .transform_flatten(["k", "j"], as_=["ks", "j"])
+              .transform_calculate(kv="split(datum.ks, ' ')")
+              .transform_calculate(z=f"({dot}) / 10000"))
+    return (softmax(scores, "z", groupby=["state"])
             .transform_calculate(plogp="datum.w > 0 ? -datum.w * log(datum.w) : 0")
             .transform_joinaggregate(h="sum(plogp)", groupby=["state"])
             .transform_calculate(h_pct=f"datum.h / log({n})"))
@@ -62,13 +57,13 @@ def _panel(weights, pixels, state: str, t: dict, query, grid: int, side: int) ->
     box = mine.transform_filter(f"datum.j == {query.name} - 1").mark_rect(
         fill=None, stroke="#1f77b4", strokeWidth=2.5).encode(x=X("x0"), x2="x1", y=Y("y0"), y2="y1")
     heading = mine.transform_filter("datum.j == 0").transform_calculate(
-        text=say(t["panel"][state], h="format(datum.h_pct, '.1%')")).mark_text(
+        text=say(t["panel"][state], h=num("datum.h_pct", ".1%"))).mark_text(
         fontSize=13, baseline="bottom", dy=-6).encode(
         x=alt.value(PANEL / 2), y=alt.value(0), text="text:N").properties(name=f"entropy_{state}")
     return alt.layer(pixels, cells, box, heading).properties(width=PANEL, height=PANEL)
 
 
-def build(data: dict, t: dict) -> alt.TopLevelMixin:
+def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     sa = data["sa_trained"]
     shapes, n, hd = sa["shapes"], len(sa["examples"][sa["shapes"][0]]["patches"]), sa["head_dim"]
     grid, side = round(n ** 0.5), round(len(sa["examples"][shapes[0]]["patches"][0]) ** 0.5)
@@ -76,9 +71,9 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
     shape = alt.param(name="shape", value=shapes[0], bind=alt.binding_radio(
         options=shapes, labels=[t["shapes"][s] for s in shapes], name=label(t["shape"])))
     head = alt.param(name="head", value=int(heads[0]), bind=alt.binding_radio(
-        options=[int(h) for h in heads], labels=[fmt(int(h), "d", t["lang"]) for h in heads], name=label(t["head"])))
+        options=[int(h) for h in heads], labels=[fmt(int(h), "d", lang) for h in heads], name=label(t["head"])))
     query = alt.param(name="query", value=0, bind=alt.binding_select(
-        options=list(range(n + 1)), labels=[t["cls"]] + [t["patch"].format(j=fmt(j, "d", t["lang"])) for j in range(n)],
+        options=list(range(n + 1)), labels=[t["cls"]] + [t["patch"].format(j=fmt(j, "d", lang)) for j in range(n)],
         name=label(t["query"])))
     pics = alt.Data(values=[{"shape": s, "i": i, "p": p}
                             for s in shapes for i, p in enumerate(sa["examples"][s]["patches"])])
@@ -91,7 +86,7 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
         padding=PADDING, description=t["description"])
 
 
-def table(data: dict, t: dict) -> dict:
+def table(data: dict, t: dict, lang: str) -> dict:
     """Per shape: the class token's row, averaged over heads, before and after training."""
     sa = data["sa_trained"]
     c = t["columns"]

@@ -2,7 +2,7 @@
 and the patch rows' entropy, all as percentages on one axis; hovering an epoch reads its four numbers."""
 import altair as alt
 
-from scripts.charts._text import bidi, iso, rtl, text_expr
+from scripts.charts._kit import align, anchor, bidi, num, rtl, say
 
 DATA = ["sa_trained"]
 SERIES = ("accuracy", "entropy_pct", "on_shape", "patch_entropy_pct")
@@ -18,7 +18,7 @@ def _long(sa: dict, t: dict) -> list[dict]:
     return rows
 
 
-def build(data: dict, t: dict) -> alt.TopLevelMixin:
+def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     sa = data["sa_trained"]
     epochs = sorted(int(e) for e in sa["checkpoints"])
     hover = alt.selection_point(name="epoch_pick", fields=["epoch"], on="pointerover", nearest=True,
@@ -39,19 +39,20 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
                  alt.Tooltip("value:Q", title=t["value"], format=".1%")]).add_params(hover).properties(name="points")
     rule = base.transform_filter(hover).mark_rule(color="#888", strokeDash=[2, 2]).encode(x=x)
     right = rtl(t["readout"])
+    parts = {k: num(f"datum.{k}", ".1%") for k in SERIES}
     readout = (base.transform_filter(hover)
                .transform_pivot("series", value="value", groupby=["epoch"])
-               .transform_calculate(line=text_expr(t["readout"]))
-               .mark_text(align="right" if right else "left", baseline="top", fontSize=12, dy=-26)
+               .transform_calculate(line=say(t["readout"], epoch=num("datum.epoch", "d"), **parts))
+               .mark_text(align=align(t["readout"]), baseline="top", fontSize=12, dy=-26)
                .encode(x=alt.value("width") if right else alt.value(0), y=alt.value(0), text="line:N")
                .properties(name="readout"))
     return (lines + points + rule + readout).properties(
         width="container", height=240, padding={"top": 36, "left": 5, "right": 5, "bottom": 5},
-        title=alt.Title(iso(t["title"]), anchor="end" if rtl(t["title"]) else "start", offset=32),
+        title=alt.Title(bidi(t["title"]), anchor=anchor(t["title"]), offset=32),
         description=t["description"])
 
 
-def table(data: dict, t: dict) -> dict:
+def table(data: dict, t: dict, lang: str) -> dict:
     sa = data["sa_trained"]
     c = t["columns"]
     rows = [{"epoch": int(e), "accuracy": v["accuracy"], "entropy": v["entropy_pct"] / 100,

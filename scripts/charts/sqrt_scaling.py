@@ -2,16 +2,16 @@
 
 import altair as alt
 
-from scripts.charts._text import RLE, PDF, bidi, say
+from scripts.charts._kit import PADDING, PDF, RLE, bidi, label, num, rtl, say
 
 DATA = ["scaling"]
 
 
-def build(data: dict, t: dict) -> alt.TopLevelMixin:
+def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     scaling = data["scaling"]
     rows = [dict(r, label=bidi(t[r["series"]])) for r in scaling["curve"]]
     log2d = alt.param(name="log2d", value=8,
-                      bind=alt.binding_range(min=0, max=10, step=0.2, name=t["slider"]))
+                      bind=alt.binding_range(min=0, max=10, step=0.2, name=label(t["slider"], rtl(t["title"]))))
     x = alt.X("d:Q", scale=alt.Scale(type="log", base=2, domain=[1, 1024]), title=bidi(t["x"]),
               axis=alt.Axis(values=[1, 4, 16, 64, 256, 1024], format="d"))
     y = alt.Y("pmax:Q", scale=alt.Scale(domain=[0, 1]), title=bidi(t["y"]), axis=alt.Axis(format=".1f"))
@@ -42,17 +42,17 @@ def build(data: dict, t: dict) -> alt.TopLevelMixin:
         align=align, dx=dx, dy=alt.expr(f"{low} ? 18 : -12"), fontSize=13, fontWeight="bold").encode(
         x=x, y=y, color=color, text=alt.Text("pmax:Q", format=".2f"))
     d_label = nearest.transform_filter("datum.series == 'raw'").transform_calculate(
-        text=say(t["d_label"], d="format(datum.d, 'd')")).mark_text(
+        text=say(t["d_label"], d=num("datum.d", "d"))).mark_text(
         align=align, dx=dx, baseline="top", y=4, fontSize=12, color="gray").encode(x=x, text="text:N")
     uniform = alt.Chart(alt.Data(values=[{"u": scaling["uniform"]}])).mark_rule(
         strokeDash=[2, 2], color="gray", opacity=0.6).encode(y="u:Q")
     uniform_text = alt.Chart(alt.Data(values=[{"u": scaling["uniform"], "d": 1024, "n": scaling["n_keys"]}])
-                             ).transform_calculate(text=say(t["uniform"], n="format(datum.n, 'd')")).mark_text(
+                             ).transform_calculate(text=say(t["uniform"], n=num("datum.n", "d"))).mark_text(
         align="right", baseline="bottom", dy=-3, fontSize=11, color="gray").encode(
         x=x, y=alt.Y("u:Q"), text="text:N")
     return (lines + rule + dots + raw_labels + scaled_labels + d_label + uniform + uniform_text).add_params(
         log2d).properties(width="container", height=300, title=alt.TitleParams(two_lines(bidi(t["title"])), fontSize=13),
-                          padding={"top": 28, "left": 5, "right": 5, "bottom": 5},   # clear of the chart menu
+                          padding=PADDING,
                           description=t["description"])
 
 
@@ -68,7 +68,7 @@ def two_lines(title: str) -> list[str]:
     return [first, second]
 
 
-def table(data: dict, t: dict) -> dict:
+def table(data: dict, t: dict, lang: str) -> dict:
     by_d = {}
     for r in data["scaling"]["curve"]:
         by_d.setdefault(r["d"], {"d": r["d"]})[r["series"]] = r["pmax"]

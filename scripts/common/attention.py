@@ -1,12 +1,14 @@
 """Plain scaled dot-product attention and the row statistics the lessons quote.
 
-`attention` is written out step by step (scores → divide → softmax → weighted sum) so that every
-intermediate can be shown; tests compare it with torch.nn.functional.scaled_dot_product_attention.
+`attention_steps` is the one place experiments compute attention: written out step by step
+(scores → divide → softmax → weighted sum) so that every intermediate can be shown;
+tests/test_attention.py compares it with torch.nn.functional.scaled_dot_product_attention.
 """
 from __future__ import annotations
 
 import contextlib
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -14,23 +16,56 @@ import torch
 LN49 = math.log(49)
 
 
-def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, divisor: float | None = None):
-    """softmax(q kᵀ / divisor) v over the last two dims; divisor defaults to √d (d = q.shape[-1]).
+@dataclass(frozen=True)
+class Steps:
+    """Every intermediate of one attention computation (numpy float64, last two axes per head).
 
-    Returns (weights, output).
+    scores = q kᵀ; scaled = scores / divisor (masked entries −∞); exps = e^(scaled − row max), or
+    e^scaled when the rows were not shifted (the lessons' hand computation); sums = each row's sum
+    of exps; weights = exps / sums; output = weights v (None without v).
     """
+    scores: np.ndarray
+    scaled: np.ndarray
+    exps: np.ndarray
+    sums: np.ndarray
+    weights: np.ndarray
+    output: np.ndarray | None
+
+
+def softmax_steps(scaled, mask=None, shift: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(exps, row sums, weights) of a row-wise softmax over the last axis.
+
+    mask: booleans broadcastable to scaled, True where a key may be looked at (the convention of
+    torch's scaled_dot_product_attention). shift=False keeps e^x itself (only for small hand-made
+    numbers the page shows)."""
+    z = np.asarray(scaled, dtype=np.float64)
+    if mask is not None:
+        z = np.where(mask, z, -np.inf)
+    if shift:
+        z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    total = e.sum(axis=-1, keepdims=True)
+    return e, total[..., 0], e / total
+
+
+def attention_steps(q, k, v=None, divisor: float | None = None, mask=None, shift: bool = True) -> Steps:
+    """softmax(q kᵀ / divisor) v over the last two axes, divisor √d by default (d = q.shape[-1]),
+    with every intermediate; see Steps. q, k, v: arrays or nested lists."""
+    q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
     if divisor is None:
         divisor = math.sqrt(q.shape[-1])
-    scores = q @ k.transpose(-2, -1) / divisor
-    weights = torch.softmax(scores, dim=-1)
-    return weights, weights @ v
+    scores = q @ np.swapaxes(k, -2, -1)
+    scaled = scores / divisor
+    exps, sums, weights = softmax_steps(scaled, mask, shift)
+    if mask is not None:
+        scaled = np.where(mask, scaled, -np.inf)
+    output = None if v is None else weights @ np.asarray(v, dtype=np.float64)
+    return Steps(scores, scaled, exps, sums, weights, output)
 
 
 def softmax_rows(scores: np.ndarray) -> np.ndarray:
     """Row-wise softmax (numerically stable) of a numpy array, over the last axis."""
-    z = scores - scores.max(axis=-1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=-1, keepdims=True)
+    return softmax_steps(scores)[2]
 
 
 def entropy_rows(p: np.ndarray) -> np.ndarray:

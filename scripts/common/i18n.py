@@ -11,6 +11,42 @@ import yaml
 
 I18N = Path(__file__).resolve().parent.parent / "i18n"
 
+try:  # in the site build, mkdocs prints a PluginError as a plain message (no traceback)
+    from mkdocs.exceptions import PluginError as _Base
+except ImportError:  # pragma: no cover - mkdocs is a pinned dependency
+    _Base = Exception
+
+
+class StringsError(_Base):
+    """A strings file that cannot be read, or a string that is missing; the message says where."""
+
+
+class MissingString(StringsError, KeyError):
+    """A key no scripts/i18n/<lang>/*.yml file defines (a KeyError too, so .get-style code still works)."""
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+class Strings(dict):
+    """One language's strings; a missing key names the language, the full key and what to do."""
+
+    def __init__(self, data=(), lang: str = "", path: str = ""):
+        super().__init__(data)
+        self.lang, self.path = lang, path
+
+    def __missing__(self, key):
+        raise MissingString(f"scripts/i18n/{self.lang}/*.yml has no {self.path}{key}: add it there "
+                            "(and the same key in every other language's folder)")
+
+
+def _wrap(node, lang: str, path: str = ""):
+    if isinstance(node, dict):
+        return Strings({k: _wrap(v, lang, f"{path}{k}.") for k, v in node.items()}, lang, path)
+    if isinstance(node, list):
+        return [_wrap(v, lang, f"{path}{i}.") for i, v in enumerate(node)]
+    return node
+
 
 def languages() -> list[str]:
     return sorted(p.name for p in I18N.iterdir() if p.is_dir())
@@ -21,19 +57,35 @@ def _merge(into: dict, new: dict, where: str, path: str = "") -> None:
         if key in into and isinstance(into[key], dict) and isinstance(value, dict):
             _merge(into[key], value, where, f"{path}{key}.")
         elif key in into:
-            raise ValueError(f"{where}: {path}{key} is already defined in another file of its folder")
+            raise StringsError(f"{where}: {path}{key} is already defined in another file of its folder; keep one")
         else:
             into[key] = value
+
+
+def load(f: Path) -> dict:
+    """One strings file; a YAML error names the file and the line."""
+    rel = f.relative_to(I18N.parent.parent)
+    try:
+        data = yaml.safe_load(f.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
+        line = f":{mark.line + 1}" if mark else ""
+        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        raise StringsError(f"{rel}{line}: YAML error ({problem}): fix the file (quote a value that "
+                           "holds ': ' or starts with a special character)") from None
+    if not isinstance(data, dict):
+        raise StringsError(f"{rel}: expected keys (a YAML mapping) at the top, got {type(data).__name__}")
+    return data
 
 
 def strings(lang: str) -> dict:
     out: dict = {}
     files = sorted((I18N / lang).glob("*.yml"))
     if not files:
-        raise FileNotFoundError(f"no strings for {lang!r}: add scripts/i18n/{lang}/*.yml")
+        raise StringsError(f"no strings for {lang!r}: add scripts/i18n/{lang}/*.yml")
     for f in files:
-        _merge(out, yaml.safe_load(f.read_text(encoding="utf-8")) or {}, str(f.relative_to(I18N.parent.parent)))
-    return out
+        _merge(out, load(f), str(f.relative_to(I18N.parent.parent)))
+    return _wrap(out, lang)
 
 
 def source_text(lang: str) -> str:

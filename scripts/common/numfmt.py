@@ -1,16 +1,21 @@
 """Numbers as each language writes them: the one place that decides digits and separators.
 
-uk: 1 234.5 (narrow no-break space groups thousands, point as decimal, as the Ukrainian seed
-writes them), 48.5 %, 1.8·10<sup>−7</sup>.  fa: Persian digits ۰–۹, ٬ for thousands, ٫ as decimal, ۴۸٫۵٪.
+uk: 1 234,5 (narrow no-break space groups thousands, decimal comma), 48,5 %, 1,8·10<sup>−7</sup>,
+vectors [1,94; 1,03] (the comma is taken, so components are separated by a semicolon).
+fa: Persian digits ۰–۹, ٬ for thousands, ٫ as decimal, ۴۸٫۵٪, vectors [۱٫۹۴، ۱٫۰۳] (Persian comma).
+A vector is written left to right in both languages, as in the formulas next to it.
 Format specs: d  ,d  .2f  ,.1f  .1%  .1e  (a Python format spec, the grouping comma optional).
+Code and formulas are not numbers for a reader of one language: they keep the point.
 """
 from __future__ import annotations
 
 import re
 
 LOCALES = {
-    "uk": {"decimal": ".", "thousands": "\u202f", "percent": "\u00a0%", "digits": "0123456789", "minus": "−"},
-    "fa": {"decimal": "٫", "thousands": "٬", "percent": "٪", "digits": "۰۱۲۳۴۵۶۷۸۹", "minus": "−"},
+    "uk": {"decimal": ",", "thousands": "\u202f", "percent": "\u00a0%", "digits": "0123456789", "minus": "−",
+           "list": "; "},
+    "fa": {"decimal": "٫", "thousands": "٬", "percent": "٪", "digits": "۰۱۲۳۴۵۶۷۸۹", "minus": "−",
+           "list": "، "},
 }
 _SPEC = re.compile(r"^(,)?(?:\.(\d+))?([dfe%])$")
 
@@ -52,6 +57,13 @@ def fmt(value, spec: str, lang: str) -> str:
     negative = value < 0 and any(c in "123456789" for c in body)  # no "−0.00"
     out = (loc["minus"] if negative else "") + out
     return localize_digits(out, lang)
+
+
+def vector(values, spec: str, lang: str) -> str:
+    """A vector's components, each formatted with `spec`: vector([1.94, 1.03], '.2f', 'uk') -> '[1,94; 1,03]'."""
+    if not isinstance(values, (list, tuple)) or not values:
+        raise TypeError(f"{values!r} is not a list of numbers")
+    return "[" + LOCALES[lang]["list"].join(fmt(v, spec, lang) for v in values) + "]"
 
 
 def _separators(body: str, loc: dict, group: bool) -> str:

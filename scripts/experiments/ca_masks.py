@@ -1,6 +1,7 @@
 """Cross-attention has no mask, and its keys and values are projected once
 Keys returned:
-  target, source_fa, source_uk -- the example words (6 English targets, 4 source words)
+  target, source -- the example: 6 English target words, the meanings of the 4 source words (their
+                  words, in each language's order, are in scripts/i18n/<lang>/, charts.*.example)
   causal       -- decoder self-attention mask: {rows, cols, shape, allowed, total, matrix}
                   (6x6 lower-triangular, 1 = may look, 0 = hidden)
   cross        -- cross-attention "mask": {rows, cols, shape, allowed, total, matrix} (6x4, all 1)
@@ -16,9 +17,10 @@ Keys returned:
 """
 import numpy as np
 
+from scripts.common.attention import attention_steps
+
 TARGET = ["the", "cat", "sat", "on", "the", "mat"]
-SOURCE_FA = ["گربه", "روی", "فرش", "نشست"]
-SOURCE_UK = ["Кіт", "сів", "на", "килимок"]
+SOURCE = ["cat", "sit", "on", "mat"]
 D = 512
 CASES = [("example", 4, 6), ("longer", 20, 25)]
 
@@ -54,15 +56,12 @@ def _toy_decode(n_src, n_tgt, cache, width=8, seed=0):
         if k is None or not cache:
             k = project(w_k, enc)
             v = project(w_v, enc)
-        s = k @ queries[t] / np.sqrt(width)
-        a = np.exp(s - s.max())
-        a /= a.sum()
-        outputs.append(a @ v)
+        outputs.append(attention_steps(queries[t:t + 1], k, v).output[0])
     return counter.n, np.array(outputs)
 
 
 def compute():
-    n_t, n_s = len(TARGET), len(SOURCE_FA)
+    n_t, n_s = len(TARGET), len(SOURCE)
     causal = [[1 if j <= i else 0 for j in range(n_t)] for i in range(n_t)]
     cross = [[1 for _ in range(n_s)] for _ in range(n_t)]
 
@@ -88,8 +87,7 @@ def compute():
         })
     return {
         "target": list(TARGET),
-        "source_fa": list(SOURCE_FA),
-        "source_uk": list(SOURCE_UK),
+        "source": list(SOURCE),
         "causal": _mask_info(causal),
         "cross": _mask_info(cross),
         "d": D,
@@ -97,8 +95,3 @@ def compute():
         "projections": rows,
         "counted": counted,
     }
-
-
-if __name__ == "__main__":
-    import json
-    print(json.dumps(compute(), ensure_ascii=False, indent=1))

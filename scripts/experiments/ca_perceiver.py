@@ -56,8 +56,3 @@ def compute():
             "m": list(M_GRID),
         },
     }
-
-
-if __name__ == "__main__":
-    import json
-    print(json.dumps(compute(), indent=1))

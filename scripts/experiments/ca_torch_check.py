@@ -79,8 +79,3 @@ def compute():
         "sdpa_step": _sdpa_step(),
         "perceiver_toy": _perceiver_toy(),
     }
-
-
-if __name__ == "__main__":
-    import json
-    print(json.dumps(compute(), indent=1))

@@ -83,8 +83,3 @@ def compute() -> dict:
              "agrees": pairs == 2401},
         ],
     }
-
-
-if __name__ == "__main__":
-    import json
-    print(json.dumps(compute(), ensure_ascii=False, indent=1))

@@ -70,8 +70,3 @@ def compute() -> dict:
         "by_d": rows,
         "seed_claims": claims,
     }
-
-
-if __name__ == "__main__":
-    import json
-    print(json.dumps(compute(), ensure_ascii=False, indent=1))

@@ -18,25 +18,17 @@ Keys returned:
 """
 import math
 
+from scripts.common.attention import attention_steps
+
 NAMES = ["t1", "t2", "t3", "t4"]
 TOKENS = [[2.0, 0.0], [0.0, 2.0], [2.0, 2.0], [-2.0, 0.0]]
 XS = [-2 + 0.25 * i for i in range(17)]
 
 
-def dot(a, b):
-    return sum(x * y for x, y in zip(a, b))
-
-
 def steps(tokens):
-    d = len(tokens[0])
-    sd = math.sqrt(d)
-    scores = [[dot(a, b) for b in tokens] for a in tokens]
-    scaled = [[s / sd for s in row] for row in scores]
-    exps = [[math.exp(s) for s in row] for row in scaled]
-    sums = [sum(row) for row in exps]
-    weights = [[e / s for e in row] for row, s in zip(exps, sums)]
-    output = [[sum(w * v[c] for w, v in zip(row, tokens)) for c in range(d)] for row in weights]
-    return scores, scaled, exps, sums, weights, output
+    """Identity weights (Q = K = V = X); the exponentials unshifted, as the page computes them by hand."""
+    a = attention_steps(tokens, tokens, tokens, shift=False)
+    return tuple(x.tolist() for x in (a.scores, a.scaled, a.exps, a.sums, a.weights, a.output))
 
 
 def compute() -> dict:
@@ -94,8 +86,3 @@ def compute() -> dict:
         "equal_at_plus2": equal_gap,
         "seed_claims": claims,
     }
-
-
-if __name__ == "__main__":
-    import json
-    print(json.dumps(compute(), ensure_ascii=False, indent=1))

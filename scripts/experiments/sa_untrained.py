@@ -72,8 +72,3 @@ def compute() -> dict:
              "computed": round(ring["mean_row_max"], 3)},
         ],
     }
-
-
-if __name__ == "__main__":
-    import json
-    print(json.dumps(compute(), ensure_ascii=False, indent=1))

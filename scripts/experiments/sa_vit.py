@@ -48,8 +48,3 @@ def compute() -> dict:
              "agrees": round(100 * pos / total, 3) == 0.175},
         ],
     }
-
-
-if __name__ == "__main__":
-    import json
-    print(json.dumps(compute(), ensure_ascii=False, indent=1))

@@ -12,6 +12,8 @@ Keys returned:
 """
 import numpy as np
 
+from scripts.common.attention import softmax_rows
+
 N_KEYS = 49
 ROWS = 20_000
 SEED = 19
@@ -24,10 +26,7 @@ def grid() -> list[int]:
 
 
 def mean_max_softmax(scores: np.ndarray) -> float:
-    z = scores - scores.max(axis=1, keepdims=True)  # stable softmax
-    p = np.exp(z)
-    p /= p.sum(axis=1, keepdims=True)
-    return float(p.max(axis=1).mean())
+    return float(softmax_rows(scores).max(axis=1).mean())
 
 
 def compute() -> dict:

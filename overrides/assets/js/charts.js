@@ -26,16 +26,66 @@
     };
   }
 
-  // Persian pages: a range slider's readout is plain text that Vega writes in Latin digits.
-  function localizeReadouts(el, numerals) {
-    if (!numerals) return;
-    var map = function (s) { return s.replace(/[0-9]/g, function (d) { return numerals[+d]; }).replace(".", "٫").replace("-", "−"); };
+  // ── Slider readouts (issue 12, defect 1) ───────────────────────────────────────────────────
+  // Vega writes a range slider's value into the span after it, in Latin digits with a point, on
+  // `input`, on `change` and whenever the signal is set. That span is hidden; the reader gets our own
+  // <output>, written in the page's number conventions (scripts/common/numfmt.py → opts.locale) from
+  // the signal itself, so drag, click, keyboard and a restored state all read the same.
+  function localNumber(text, locale) {
+    var numerals = locale.numerals;
+    return String(text).replace(/[0-9.\-]/g, function (c) {
+      if (c === ".") return locale.decimal;
+      if (c === "-") return locale.minus;
+      return numerals ? numerals[+c] : c;
+    });
+  }
+
+  function stepDecimals(input) {
+    var step = String(input.getAttribute("step") || "1");
+    return step.indexOf(".") < 0 ? 0 : step.length - step.indexOf(".") - 1;
+  }
+
+  function ownReadouts(el, view, locale) {
     el.querySelectorAll(".vega-bind input[type=range]").forEach(function (input) {
-      var out = input.nextElementSibling;
-      if (!out || out.tagName !== "SPAN") return;
-      var update = function () { out.textContent = map(String(input.value)); };
-      input.addEventListener("input", update);
-      update();
+      // Charts are drawn left to right (numbers grow to the right on every axis), so their sliders
+      // run left to right in Persian pages too (issue 12, defect 3).
+      input.setAttribute("dir", "ltr");
+      var vegaSpan = input.nextElementSibling;
+      if (vegaSpan && vegaSpan.tagName === "SPAN") vegaSpan.hidden = true;
+      else vegaSpan = null;
+      var out = document.createElement("output");
+      out.className = "chart-readout";
+      // slider and readout in one unbreakable pair, so a phone never puts the number on its own line
+      var pair = document.createElement("span");
+      pair.className = "chart-slider";
+      input.insertAdjacentElement("beforebegin", pair);
+      pair.appendChild(input);
+      if (vegaSpan) pair.appendChild(vegaSpan);
+      pair.appendChild(out);
+      var digits = stepDecimals(input);
+      var show = function (value) {
+        var v = Number(value);
+        var text = localNumber(isFinite(v) ? String(Number(v.toFixed(digits))) : String(value), locale);
+        out.textContent = text;
+        input.setAttribute("aria-valuetext", text);
+      };
+      input.addEventListener("input", function () { show(input.value); });
+      input.addEventListener("change", function () { show(input.value); });
+      view.addSignalListener(input.name, function (_, value) { show(value); });
+      show(view.signal(input.name));
+    });
+  }
+
+  // ── Chosen values across a re-render (issue 12, defect 4) ──────────────────────────────────
+  // Switching light/dark re-embeds every chart with the new palette; the reader's slider, radio and
+  // checkbox values (bound signals) and persistent hover picks (selection stores) are carried over.
+  function chosenState(el, view) {
+    var bound = {};
+    el.querySelectorAll(".vega-bind [name]").forEach(function (input) { bound[input.name] = true; });
+    return view.getState({
+      signals: function (name) { return bound[name] === true; },
+      data: function (name, data) { return /_store$/.test(name) && data.modified && Array.isArray(data.input.value); },
+      recurse: true
     });
   }
 
@@ -43,6 +93,7 @@
     var spec = JSON.parse(el.dataset.spec);
     var opts = JSON.parse(el.dataset.opts);
     var old = views.get(el);
+    var state = old ? chosenState(el, old.view) : null;
     if (old) old.finalize();
     el.dataset.rendered = "";
     return vegaEmbed(el, spec, {
@@ -61,7 +112,10 @@
       if (svg) svg.setAttribute("aria-hidden", "true");
       var summary = el.querySelector("details summary");  // vega-embed's menu button: an icon only
       if (summary) summary.setAttribute("aria-label", opts.menu);
-      localizeReadouts(el, opts.locale.numerals);
+      ownReadouts(el, res.view, opts.locale);
+      if (state) return res.view.setState(state).runAsync().then(function () { return res; });
+      return res;
+    }).then(function (res) {
       el.dataset.renderedAt = String(performance.now());  // read by tools/bench.py
       el.dataset.rendered = "1";
       el.dispatchEvent(new CustomEvent("chart-rendered", { bubbles: true }));

@@ -1,0 +1,45 @@
+"""Formula fragments inside right-to-left text, written as HTML that keeps their order.
+
+In a Persian sentence «بر √d تقسیم» the root sign is a neutral character: the bidi algorithm gives
+it the sentence's direction, and the reader sees «d√». Plain HTML text (figure captions, data-table
+headers) therefore wraps each fragment that holds a symbol or a digit among Latin letters — √d, QKᵀ,
+2n²d, q·k/√d, d = ۳۲ — in <bdi dir="ltr">, which keeps it whole and left to right on the site and in
+the PDF.
+Not a hook: hooks/refs.py imports it.
+"""
+from __future__ import annotations
+
+import html
+import re
+
+# Characters a formula fragment is made of: Latin and Greek letters, Latin and Persian digits,
+# super- and subscripts, and the operators the course writes in text.
+_CHARS = r"A-Za-z\u0370-\u03ff0-9\u06f0-\u06f9\u066b\u066c\u00b2\u00b3\u00b9\u02e3\u1d40\u2070-\u209f√·×÷±−+=≈≤≥<>/|^_.′'Σ∑"
+# Words of those characters separated by spaces; a bracket only right after one (f(x), Σp(1−p)), so
+# a gloss in brackets «(patch)» stays with the sentence.
+_BRACKETS = rf"\((?:[{_CHARS} ,]|\([{_CHARS} ,]*\))*\)"  # one level of nesting: sum(p.numel())
+_WORD = rf"[{_CHARS}]+(?:{_BRACKETS}[{_CHARS}]*)*"
+_FRAGMENT = re.compile(rf"{_WORD}(?: +{_WORD})*")
+_LETTER = re.compile(r"[A-Za-z\u0370-\u03ff]")
+_PLAIN = re.compile(r"[A-Za-z\u0370-\u03ff ]+")  # Latin words alone already read left to right
+
+
+def _trim(fragment: str) -> str:
+    """Drop the sentence's full stop."""
+    return fragment.rstrip(".")
+
+
+def isolate_formulas(text: str) -> str:
+    """`text` as escaped HTML, its formula fragments isolated left to right. Done in every language:
+    a fragment alone in a right-to-left table cell («√d») is reordered too, and in left-to-right
+    text the isolation changes nothing."""
+    out, pos = [], 0
+    for m in _FRAGMENT.finditer(text):
+        frag = _trim(m.group(0))
+        if not frag or not _LETTER.search(frag) or _PLAIN.fullmatch(frag):
+            continue
+        out.append(html.escape(text[pos:m.start()]))
+        out.append(f'<bdi dir="ltr">{html.escape(frag)}</bdi>')
+        pos = m.start() + len(frag)
+    out.append(html.escape(text[pos:]))
+    return "".join(out)

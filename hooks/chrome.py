@@ -1,0 +1,41 @@
+"""Material's page chrome in the page's own language, and small typography fixes around its markup.
+
+- The light/dark toggle: mkdocs.yml names each palette option once for every language; its name
+  (tooltip and accessible name) comes from scripts/i18n/<lang>/site.yml `ui.palette.<scheme>`,
+  keyed by the scheme the option shows (default = light, slate = dark).
+- Punctuation right after inline code («`Conv1d`،»): the code box's padding reads as a space
+  before the comma, most visibly in Persian; the mark gets a class that pulls it in (course.css).
+Runs after static-i18n has switched the config to the language being built (its on_config runs
+at priority -100).
+"""
+import re
+import sys
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from scripts.common.i18n import strings  # noqa: E402
+
+
+@event_priority(-110)
+def on_config(config, **kwargs):
+    lang = config["theme"]["language"]
+    names = strings(lang)["ui"].get("palette") or {}
+    for option in config["theme"].get("palette") or []:
+        if "toggle" not in option:
+            continue
+        scheme = option.get("scheme", "default")
+        if scheme not in names:
+            raise PluginError(f"no name for the {scheme!r} palette toggle in scripts/i18n/{lang}/site.yml "
+                              f"(ui: palette: {scheme}: …)")
+        option["toggle"]["name"] = names[scheme]
+    return config
+
+
+PUNCT_AFTER_CODE = re.compile(r"</code>([,.;:!?،؛])")
+
+
+def on_page_content(html: str, **kwargs) -> str:
+    return PUNCT_AFTER_CODE.sub(r'</code><span class="after-code">\1</span>', html)

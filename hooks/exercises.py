@@ -1,0 +1,138 @@
+"""Check-yourself exercises in lesson pages.
+
+    {{ exercise: sa_weight_t4 }}      (own line, after the section it practises; same line in uk and fa)
+
+becomes a numbered exercise (class `exercise`): the question, an answer box (numbers) or options
+(choices) checked in the page by assets/js/exercises.js, a hint shown after the first miss, and the
+worked solution in a closed <details>. Derivations get the question and the solution only.
+Where things come from:
+  generated/data/exercises.json      kind, answer, tolerances, print format, the numbers solutions quote
+                                     (scripts/experiments/exercises.py)
+  scripts/i18n/<lang>/exercises.yml  exercises.ui (buttons, verdicts) and exercises.items.<id>
+                                     (question, hint, solution, options)
+This hook runs before hooks/refs.py and leaves `{{ v: … }}` references for it to resolve, so every
+number in a question or solution is formatted in the page's language like the rest of the lesson.
+The answer sits only in a data attribute and inside the closed solution: nothing visible gives it away.
+"""
+from __future__ import annotations
+
+import html
+import json
+import re
+import sys
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.utils import get_relative_url
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "generated" / "data" / "exercises.json"
+sys.path.insert(0, str(ROOT))
+from scripts.common import i18n, numfmt  # noqa: E402
+
+EXERCISE = re.compile(r"^[ \t]*\{\{\s*exercise\s*:\s*(?P<id>[^}\s]+)\s*\}\}[ \t]*$", re.M)
+SCRIPT = "assets/js/exercises.js"
+
+
+def exercises_data() -> dict:
+    if not DATA.exists():
+        raise PluginError("generated/data/exercises.json is missing: run `make data` (scripts/experiments/exercises.py)")
+    return json.loads(DATA.read_text(encoding="utf-8"))
+
+
+def words(lang: str) -> dict:
+    out = i18n.strings(lang).get("exercises")
+    if not out or "ui" not in out or "items" not in out:
+        raise PluginError(f"scripts/i18n/{lang}/exercises.yml needs exercises.ui and exercises.items")
+    return out
+
+
+def ref(ex_id: str, key: str, spec: str = "") -> str:
+    return "{{ v: exercises/" + ex_id + "." + key + (" | " + spec if spec else "") + " }}"
+
+
+def precision_line(ex_id: str, item: dict, ui: dict) -> str:
+    text = ui["precision_int"] if item["decimals"] == 0 else ui["precision"].format(decimals=ref(ex_id, "decimals", "d"))
+    if item["close"] > item["right"]:
+        text += " " + ui["close_within"].format(close=ref(ex_id, "close", item["fmt"]))
+    return f'<p class="exercise-precision">{text}</p>'
+
+
+def number_form(ex_id: str, ui: dict) -> str:
+    box = f"exercise-{ex_id}-answer"
+    return (f'<form class="exercise-form" hidden><label for="{box}">{html.escape(ui["your_answer"])}</label> '
+            f'<input type="text" id="{box}" inputmode="decimal" autocomplete="off" spellcheck="false" dir="ltr"> '
+            f'<button type="submit" class="md-button">{html.escape(ui["check"])}</button></form>')
+
+
+def choice_form(ex_id: str, item: dict, text: dict, ui: dict, where: str) -> str:
+    options = text.get("options") or {}
+    missing = [o for o in item["options"] if o not in options]
+    if missing:
+        raise PluginError(f"{where}: exercise {ex_id!r} has no words for options {missing} (exercises.items.{ex_id}.options)")
+    labels = "".join(f'<label class="exercise-option"><input type="radio" name="exercise-{ex_id}" value="{html.escape(o)}"> '
+                     f'<span>{html.escape(options[o])}</span></label>' for o in item["options"])
+    return (f'<form class="exercise-form" hidden><fieldset><legend>{html.escape(ui["choose"])}</legend>{labels}</fieldset>'
+            f'<button type="submit" class="md-button">{html.escape(ui["check"])}</button></form>')
+
+
+def exercise_md(ex_id: str, n: int, data: dict, w: dict, lang: str, where: str) -> str:
+    item, text, ui = data.get(ex_id), w["items"].get(ex_id), w["ui"]
+    if item is None:
+        raise PluginError(f"{where}: unknown exercise {ex_id!r}: add it to scripts/experiments/exercises.py "
+                          "and run `make data` (generated/data/exercises.json)")
+    if text is None:
+        raise PluginError(f"{where}: exercise {ex_id!r} has no words in scripts/i18n/{lang}/exercises.yml "
+                          f"(exercises.items.{ex_id}: question, hint, solution)")
+    kind = item["kind"]
+    title = ui["title"].format(n=numfmt.fmt(n, "d", lang))
+    attrs = f'class="exercise" id="exercise-{ex_id}" data-kind="{kind}" data-number="{n}"'
+    parts = [f'<p class="exercise-title"><strong>{html.escape(title)}</strong></p>', "", text["question"].strip(), ""]
+    if kind == "number":
+        attrs += (f' data-answer="{item["answer"]!r}" data-right="{item["right"]!r}" data-close="{item["close"]!r}"')
+        parts += [precision_line(ex_id, item, ui), number_form(ex_id, ui)]
+        answer = ref(ex_id, "answer", item["fmt"])
+    elif kind == "choice":
+        attrs += f' data-answer="{html.escape(item["answer"])}"'
+        parts += [choice_form(ex_id, item, text, ui, where)]
+        answer = html.escape(text["options"][item["answer"]])
+    elif kind == "derivation":
+        answer = None
+    else:
+        raise PluginError(f"{where}: exercise {ex_id!r} has unknown kind {kind!r}; use number, choice or derivation")
+    if kind != "derivation":
+        said = {k: ui[k] for k in ("right", "close", "not_yet", "not_yet_hint", "unreadable", "choose_first")}
+        attrs += f' data-ui="{html.escape(json.dumps(said, ensure_ascii=False))}"'
+        if not text.get("hint"):
+            raise PluginError(f"{where}: exercise {ex_id!r} needs a hint in scripts/i18n/{lang}/exercises.yml")
+        parts += ['<p class="exercise-feedback" role="status" aria-live="polite"></p>', "",
+                  '<div class="exercise-hint" hidden markdown="block">', "",
+                  f'**{html.escape(ui["hint"])}.** {text["hint"].strip()}', "", "</div>"]
+    parts += ["", f'<details class="exercise-solution" data-title="{html.escape(title)}" markdown="block">',
+              f'<summary>{html.escape(ui["solution"])}</summary>', ""]
+    if answer is not None:
+        parts += [f'<p class="exercise-answer"><strong>{html.escape(ui["answer"])}:</strong> {answer}</p>', ""]
+    parts += [text["solution"].strip(), "", "</details>"]
+    return f"\n<div {attrs} markdown=\"block\">\n\n" + "\n".join(parts) + "\n\n</div>\n"
+
+
+@event_priority(100)  # before hooks/refs.py, which resolves the {{ v: … }} references this leaves
+def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
+    if not EXERCISE.search(markdown):
+        return markdown
+    lang = config["theme"]["language"]
+    where = f"docs/{lang}/{page.file.src_uri}" if not page.file.src_uri.startswith(lang + "/") else f"docs/{page.file.src_uri}"
+    data, w = exercises_data(), words(lang)
+    count = iter(range(1, 10_000))
+    out = EXERCISE.sub(lambda m: exercise_md(m["id"], next(count), data, w, lang, where), markdown)
+    page.meta["exercises"] = True
+    return out
+
+
+def on_post_page(output: str, page, config, **kwargs) -> str:
+    """Only pages with exercises load the checker."""
+    if not page.meta.get("exercises"):
+        return output
+    tag = f'<script src="{get_relative_url(SCRIPT, page.url)}"></script>'
+    return output.replace("</body>", tag + "</body>", 1)

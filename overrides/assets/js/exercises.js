@@ -1,0 +1,117 @@
+// Check-yourself exercises (markup from hooks/exercises.py). Everything happens in the page: no
+// fetch, so it works from file:// too. The answer is in data-answer; the verdict goes to the
+// exercise's live region (role=status) in the page's language (words in data-ui).
+(function () {
+  "use strict";
+
+  // Persian ۰–۹ (U+06F0…) and Arabic-Indic ٠–٩ (U+0660…) digits → ASCII.
+  function asciiDigits(s) {
+    return s.replace(/[\u06F0-\u06F9]/g, function (c) { return String(c.charCodeAt(0) - 0x06F0); })
+            .replace(/[\u0660-\u0669]/g, function (c) { return String(c.charCodeAt(0) - 0x0660); });
+  }
+
+  // One number as readers write it: «٫» «,» or «.» as the decimal sign, thousands separated by spaces,
+  // «٬», «'», or the other one of «,» «.»; a leading minus or «−». Returns every reading (a lone
+  // "1,234" may be 1.234 or 1234), or [] when it is not a number.
+  function readings(text) {
+    var s = text.replace(/[\s\u00A0\u202F\u2009\u066C'’]/g, "").replace(/\u066B/g, ".")
+                .replace(/^[\u2212\u2013\u2012-]/, "-").replace(/^\+/, "");
+    if (!/^-?[0-9.,]*[0-9][0-9.,]*$/.test(s)) return [];
+    var sign = s[0] === "-" ? -1 : 1;
+    s = s.replace(/^-/, "");
+    var dots = (s.match(/\./g) || []).length, commas = (s.match(/,/g) || []).length;
+    var out = [];
+    function push(str) {
+      if (/^(\d+\.?\d*|\.\d+)$/.test(str)) out.push(sign * parseFloat(str));
+    }
+    if (dots && commas) {                     // the last one is the decimal sign
+      var dec = s.lastIndexOf(".") > s.lastIndexOf(",") ? "." : ",";
+      var grp = dec === "." ? "," : ".";
+      if (s.indexOf(dec) !== s.lastIndexOf(dec)) return [];
+      push(s.split(grp).join("").replace(dec, "."));
+    } else if (dots + commas === 0) {
+      push(s);
+    } else {
+      var sep = dots ? "." : ",";
+      var once = dots + commas === 1;
+      if (once) push(s.replace(sep, "."));       // decimal sign
+      if (/^\d{1,3}([.,]\d{3})+$/.test(s)) push(s.split(sep).join(""));  // thousands
+    }
+    return out;
+  }
+
+  // A number or a fraction like 1/49 (each side read as above).
+  function parse(text) {
+    var t = asciiDigits(text.trim()).replace(/[\u2044\u2215]/g, "/");
+    if (t.indexOf("/") < 0) return readings(t);
+    var parts = t.split("/");
+    if (parts.length !== 2) return [];
+    var a = readings(parts[0]), b = readings(parts[1]), out = [];
+    a.forEach(function (x) { b.forEach(function (y) { if (y !== 0) out.push(x / y); }); });
+    return out;
+  }
+
+  function verdict(values, answer, right, close) {
+    var best = Infinity;
+    values.forEach(function (v) { best = Math.min(best, Math.abs(v - answer)); });
+    var eps = 1e-9 * Math.max(1, Math.abs(answer));
+    if (best <= right + eps) return "right";
+    if (best <= close + eps) return "close";
+    return "not_yet";
+  }
+
+  function setup(ex) {
+    var form = ex.querySelector(".exercise-form");
+    if (!form) return;
+    var ui = JSON.parse(ex.dataset.ui);
+    var live = ex.querySelector(".exercise-feedback");
+    var hint = ex.querySelector(".exercise-hint");
+    var misses = 0;
+    form.hidden = false;
+
+    function say(state, text) {
+      ex.dataset.state = state;
+      live.className = "exercise-feedback exercise-feedback--" + state;
+      live.textContent = "";
+      // a fresh text node each time, so a repeated verdict is announced again
+      window.setTimeout(function () { live.textContent = text; }, 30);
+    }
+
+    function miss(state) {
+      misses += 1;
+      var first = misses === 1 && hint && hint.hidden;
+      if (hint) hint.hidden = false;
+      say(state, state === "close" ? ui.close : (first ? ui.not_yet_hint : ui.not_yet));
+    }
+
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      if (ex.dataset.kind === "choice") {
+        var picked = form.querySelector("input[type=radio]:checked");
+        form.querySelectorAll(".exercise-option").forEach(function (o) {
+          o.classList.remove("exercise-option--right", "exercise-option--wrong");
+        });
+        if (!picked) { say("empty", ui.choose_first); return; }
+        var ok = picked.value === ex.dataset.answer;
+        picked.closest(".exercise-option").classList.add(ok ? "exercise-option--right" : "exercise-option--wrong");
+        if (ok) say("right", ui.right); else miss("not_yet");
+        return;
+      }
+      var input = form.querySelector("input[type=text]");
+      var values = parse(input.value);
+      if (!values.length) {
+        input.setAttribute("aria-invalid", "true");
+        say("unreadable", ui.unreadable);
+        return;
+      }
+      input.removeAttribute("aria-invalid");
+      var v = verdict(values, parseFloat(ex.dataset.answer), parseFloat(ex.dataset.right), parseFloat(ex.dataset.close));
+      if (v === "right") say("right", ui.right); else miss(v);
+    });
+  }
+
+  function init() { document.querySelectorAll(".exercise").forEach(setup); }
+  // exposed for tests of the reading rules
+  window.courseExercises = { parse: parse, verdict: verdict };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
+})();

@@ -1,0 +1,214 @@
+"""The chart kit every builder uses: frame and title, text lines with bidi isolation and {name}
+placeholders, the softmax as Vega transforms, the power-of-ten axis, a shape drawn from its patches.
+
+A change here rebuilds every chart. Charts are drawn left-to-right so their axes do not flip; the
+kit makes each right-to-left line read right-to-left inside them. Bidi marks are added here, never
+typed into the strings (scripts/i18n/<lang>/*.yml).
+"""
+import json
+import re
+
+import altair as alt
+
+# The page's chart menu button sits over the chart's top right corner (assets/js/charts.js):
+# its width and height in px. Dashboards keep its height free above the title; a single view's
+# right-to-left title, which starts at the right, stops short of its width.
+MENU_WIDTH, MENU_HEIGHT = 52, 28
+PADDING = {"top": MENU_HEIGHT, "left": 5, "right": 5, "bottom": 5}
+
+# --- text -----------------------------------------------------------------------------------------
+
+# Text in an SVG chart has no bidi context of its own (the chart is ltr so axes do not flip). A line
+# written in a right-to-left script is embedded right-to-left, and inside it every formula-like run
+# (Latin letters, √, with their numbers: "√d = {sd}", "n : ۲d") is isolated left-to-right. (Isolates,
+# not embeddings: an embedded run would pull a following "): ۲۷" into its left-to-right order.)
+RLE, PDF, RLM, LRI, PDI = "\u202b", "\u202c", "\u200f", "\u2066", "\u2069"
+_NOT_RTL = "[^\u0600-\u06ef\u06fa-\u06ff\u200c\u060c\u061b]"          # not a Persian letter, ، or ؛
+_START, _END = "[A-Za-z0-9\u06f0-\u06f9{√|]", "[A-Za-z0-9\u06f0-\u06f9}ᵀ²|\u2080-\u2089]"
+_RUN = re.compile(_START + _NOT_RTL + "*" + _END + "|[A-Za-z]")
+_RUN_NO_BRACKET = re.compile(_START + _NOT_RTL[:-1] + "()]*" + _END + "|[A-Za-z]")
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def rtl(text) -> bool:
+    """Whether a string (or any string in a list) is written right-to-left."""
+    if isinstance(text, (list, tuple)):
+        return any(rtl(x) for x in text)
+    return any("\u0590" <= ch <= "\u08ff" for ch in text)
+
+
+def isolate(text: str) -> str:
+    """Right-to-left text with its formula-like runs kept left-to-right. A run the rule cannot
+    see (brackets around numbers: "Σ wᵢvᵢ = ({o1}, {o2})") is marked in the strings with
+    backticks; the kit isolates it and drops the backticks (left-to-right text just drops them)."""
+    def ltr(m: re.Match) -> str:
+        run = m.group(0)
+        if run.count("(") != run.count(")"):          # a bracket of the sentence: the pieces inside
+            return _RUN_NO_BRACKET.sub(ltr, run)
+        formula = re.search("[A-Za-z√]", _PLACEHOLDER.sub("", run))   # {name}: a number
+        return f"{LRI}{run}{PDI}" if formula else run
+    pieces = text.split("`")
+    if len(pieces) % 2 == 0:
+        raise ValueError(f"unpaired backtick in the string {text!r}")
+    if not rtl(text):
+        return "".join(pieces)
+    return "".join(f"{LRI}{piece}{PDI}" if i % 2 else _RUN.sub(ltr, piece) for i, piece in enumerate(pieces))
+
+
+def bidi(text: str) -> str:
+    """A static string for the SVG, in its own direction."""
+    return f"{RLE}{isolate(text)}{PDF}" if rtl(text) else isolate(text)
+
+
+def js(value) -> str:
+    """A Python value as a Vega expression literal."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def num(expr: str, spec: str) -> str:
+    """A number through Vega's format(), so it takes the page's digits."""
+    return f"format({expr}, '{spec}')"
+
+
+def say(template: str, **parts: str) -> str:
+    """A Vega expression writing `template` (from the strings) with {name} replaced by parts[name]
+    (an expression; parts the template does not name are ignored)."""
+    text = bidi(template)
+    out, pos = [], 0
+    for m in _PLACEHOLDER.finditer(text):
+        if m.group(1) not in parts:
+            raise KeyError(f"the string {template!r} names {{{m.group(1)}}}, which its chart does not give")
+        if m.start() > pos:
+            out.append(js(text[pos:m.start()]))
+        out.append(f"({parts[m.group(1)]})")
+        pos = m.end()
+    if pos < len(text):
+        out.append(js(text[pos:]))
+    return " + ".join(out) or '""'
+
+
+def say_lines(templates: list[str], **parts: str) -> str:
+    """Several lines of text as one Vega array expression (a text mark draws one line per entry)."""
+    return "[" + ", ".join(say(line, **parts) for line in templates) + "]"
+
+
+def pick(exprs: list[str], index: str) -> str:
+    """One of several expressions, chosen by an expression: [a, b, …][index]."""
+    return "[" + ", ".join(exprs) + f"][{index}]"
+
+
+def label(text: str, rtl_page: bool | None = None) -> str:
+    """A control's name (HTML). On a right-to-left page (by default: when the name is right-to-left)
+    it ends with a right-to-left mark so the value keeps its side."""
+    return f"{isolate(text)}{RLM}" if (rtl(text) if rtl_page is None else rtl_page) else isolate(text)
+
+
+def anchor(text) -> str:
+    """Panel titles start where their script starts."""
+    return "end" if rtl(text) else "start"
+
+
+def align(text) -> str:
+    """Text lines start where their script starts."""
+    return "right" if rtl(text) else "left"
+
+
+def lines_view(chart: alt.Chart, field: str, templates: list[str], parts: dict, right_x, y: int,
+               line_height: int = 17, **props) -> alt.Chart:
+    """A block of text lines (from the strings) starting on the side its script starts: at x = 0, or
+    at `right_x` for a right-to-left block; `field` must be the view's own (views sharing a source
+    share tuples); props: the view's properties."""
+    return chart.transform_calculate(**{field: say_lines(templates, **parts)}).mark_text(
+        align=align(templates), baseline="top", fontSize=12, lineHeight=line_height,
+        x=right_x if rtl(templates) else 0, y=y).encode(text=f"{field}:N").properties(**props)
+
+
+def line_below(chart: alt.Chart, template: str, parts: dict, **mark) -> alt.Chart:
+    """One line of text under a single view, starting on the side its script starts."""
+    return chart.transform_calculate(line=say(template, **parts)).mark_text(
+        align=align(template), baseline="top", **mark).encode(
+        x=alt.value("width") if rtl(template) else alt.value(0), y=alt.value("height"), text="line:N")
+
+
+# --- frame ----------------------------------------------------------------------------------------
+
+def dashboard(chart: alt.TopLevelMixin, t: dict) -> alt.TopLevelMixin:
+    """Several panels under one centred title, kept below the page's chart menu."""
+    return chart.configure_view(stroke=None).properties(
+        title=alt.TitleParams(bidi(t["title"]), fontSize=14, anchor="middle"), padding=PADDING,
+        description=t["description"])
+
+
+def single(chart: alt.TopLevelMixin, t: dict, **title) -> alt.TopLevelMixin:
+    """One view as wide as the page, titled (and subtitled) where its script starts; a
+    right-to-left title stops short of the chart menu."""
+    if "subtitle" in t:
+        title["subtitle"] = bidi(t["subtitle"])
+    right = rtl(t["title"])
+    return chart.properties(width="container", description=t["description"], title=alt.Title(
+        bidi(t["title"]), anchor=anchor(t["title"]), dx=-MENU_WIDTH if right else 0, **title))
+
+
+# --- attention in the browser ---------------------------------------------------------------------
+
+def softmax(chart: alt.Chart, score: str, groupby: list[str] | None = None, top: str = "zmax",
+            total: str = "esum", shift: bool = True) -> alt.Chart:
+    """Softmax of the field `score` over each group's rows: adds e (the exponential) and w (the
+    weight). shift=False keeps e = exp(score) itself, for small numbers the page shows."""
+    group = {"groupby": groupby} if groupby else {}
+    if shift:
+        chart = chart.transform_joinaggregate(**{top: f"max({score})"}, **group).transform_calculate(
+            e=f"exp(datum.{score} - datum.{top})")
+    else:
+        chart = chart.transform_calculate(e=f"exp(datum.{score})")
+    return chart.transform_joinaggregate(**{total: "sum(e)"}, **group).transform_calculate(
+        w=f"datum.e / datum.{total}")
+
+
+# --- axes -----------------------------------------------------------------------------------------
+
+# Log-axis labels as powers of ten, 10⁻⁶: the base goes through the page's number format (Persian
+# digits on fa pages), the exponent is written in superscript digits, the same in both languages
+# (a label like "1e-6" would put a Latin e between Persian digits). Ticks between powers stay bare.
+_SUP = js(list("⁰¹²³⁴⁵⁶⁷⁸⁹"))
+_EXP = "round(log(datum.value) / LN10)"
+POWER_OF_TEN = (f"abs(log(datum.value) / LN10 - {_EXP}) > 1e-6 ? '' : format(10, 'd') + "
+                f"({_EXP} < 0 ? '⁻' : '') + (abs({_EXP}) >= 10 ? {_SUP}[floor(abs({_EXP}) / 10)] : '') + "
+                f"{_SUP}[abs({_EXP}) % 10]")
+
+
+def words_axis(words: list[str], index: str = "datum.value", **axis) -> alt.Axis:
+    """An axis over positions 0, 1, … labelled with words (from the strings)."""
+    return alt.Axis(labelExpr=f"{js(words)}[{index}]", **axis)
+
+
+# --- a shape drawn from its patches ---------------------------------------------------------------
+
+def pixel_scales(grid: int, side: int) -> tuple[alt.Scale, alt.Scale]:
+    """x and y scales over the frame's pixels; y runs downwards like an image."""
+    return (alt.Scale(domain=[0, grid * side], nice=False, zero=False),
+            alt.Scale(domain=[0, grid * side], nice=False, zero=False, reverse=True))
+
+
+def patch_pixels(chart: alt.Chart, slot: str, grid: int, side: int, fill: alt.Scale, **calc: str) -> alt.Chart:
+    """One rect per pixel: each row of `chart` holds a patch vector `p` drawn at grid position `slot`
+    (`calc`: more fields computed with the pixel's position)."""
+    px, rpx = pixel_scales(grid, side)
+    return (chart.transform_calculate(k=f"sequence(0, {side * side})")
+            .transform_flatten(["p", "k"], as_=["v", "k"])
+            .transform_calculate(**calc, x0=f"(datum.{slot} % {grid}) * {side} + datum.k % {side}",
+                                 y0=f"floor(datum.{slot} / {grid}) * {side} + floor(datum.k / {side})")
+            .transform_calculate(x1="datum.x0 + 1", y1="datum.y0 + 1")
+            .mark_rect().encode(x=alt.X("x0:Q", scale=px, axis=None), x2="x1:Q",
+                                y=alt.Y("y0:Q", scale=rpx, axis=None), y2="y1:Q",
+                                fill=alt.Fill("v:Q", scale=fill, legend=None)))
+
+
+def patch_box(slot: str, grid: int, side: int, colour: str) -> alt.Chart:
+    """An outline around the patch at grid position `slot` (an expression) of the shape's picture."""
+    px, rpx = pixel_scales(grid, side)
+    return alt.Chart(alt.Data(values=[{"view": "box"}])).transform_calculate(
+        x0=f"({slot} % {grid}) * {side}", y0=f"floor({slot} / {grid}) * {side}",
+        x1=f"({slot} % {grid} + 1) * {side}", y1=f"(floor({slot} / {grid}) + 1) * {side}",
+    ).mark_rect(fill=None, stroke=colour, strokeWidth=2.5).encode(
+        x=alt.X("x0:Q", scale=px, axis=None), x2="x1:Q", y=alt.Y("y0:Q", scale=rpx, axis=None), y2="y1:Q")

@@ -1,0 +1,136 @@
+"""The course model: which languages and lessons exist, and each language's conventions.
+
+Declared once, read everywhere (scripts, hooks, tools, tests; charts.js through data the page carries):
+- languages: the i18n plugin's `languages` in mkdocs.yml (order, default, name), each with one metadata
+  block in `scripts/i18n/<code>/language.yml` (direction, fonts, numerals, separators, calendar);
+- lessons: the pages of the nav whose front matter says `lesson: true`, in nav order.
+No other module names a language code or a lesson slug.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+I18N = ROOT / "scripts" / "i18n"
+REQUIRED = ("direction", "numerals", "decimal", "thousands", "percent", "minus", "calendar", "font")
+
+
+@dataclass(frozen=True)
+class Language:
+    code: str
+    name: str
+    default: bool
+    direction: str            # "ltr" | "rtl"
+    numerals: str             # ten digits, 0 to 9
+    decimal: str
+    thousands: str
+    percent: str              # what follows the number, spaces included ("\u00a0%", "٪")
+    minus: str
+    list_separator: str       # between the parts of a vector written in text: "[1,94; 1,03]"
+    calendar: str             # "gregorian" | "persian": dates on the PDF cover
+    font: dict = field(default_factory=dict)   # {"family": ..., "chart_files": folder of TTFs for vl-convert}
+
+    @property
+    def prefix(self) -> str:
+        """The language's folder in the site: '' for the default language, 'fa/' for the others."""
+        return "" if self.default else f"{self.code}/"
+
+    @property
+    def rtl(self) -> bool:
+        return self.direction == "rtl"
+
+
+def mkdocs_config(path: Path | None = None) -> dict:
+    """mkdocs.yml read with mkdocs' own loader (it understands !ENV)."""
+    from mkdocs.utils import yaml_load
+    with open(path or ROOT / "mkdocs.yml", encoding="utf-8") as f:
+        return yaml_load(f)
+
+
+def _i18n_plugin(config: dict) -> dict:
+    for plugin in config.get("plugins", []):
+        if isinstance(plugin, dict) and "i18n" in plugin:
+            return plugin["i18n"]
+    raise SystemExit("mkdocs.yml: the i18n plugin (mkdocs-static-i18n) is not configured")
+
+
+@lru_cache(maxsize=None)
+def languages(root: Path = ROOT) -> tuple[Language, ...]:
+    out = []
+    for entry in _i18n_plugin(mkdocs_config(root / "mkdocs.yml"))["languages"]:
+        code = entry["locale"]
+        meta_file = root / "scripts" / "i18n" / code / "language.yml"
+        if not meta_file.exists():
+            raise SystemExit(f"mkdocs.yml names language {code!r} but {meta_file.relative_to(root)} is missing: "
+                             "copy scripts/i18n/<another language>/language.yml and adapt it")
+        meta = (yaml.safe_load(meta_file.read_text(encoding="utf-8")) or {}).get("language") or {}
+        missing = [k for k in REQUIRED if k not in meta]
+        if missing:
+            raise SystemExit(f"{meta_file.relative_to(root)}: language: needs {missing}")
+        if len(meta["numerals"]) != 10:
+            raise SystemExit(f"{meta_file.relative_to(root)}: numerals must be ten digits, 0 to 9")
+        out.append(Language(code=code, name=entry.get("name", code), default=bool(entry.get("default")),
+                            direction=meta["direction"], numerals=meta["numerals"], decimal=meta["decimal"],
+                            thousands=meta["thousands"], percent=meta["percent"], minus=meta["minus"],
+                            list_separator=meta.get("list_separator", ", "), calendar=meta["calendar"],
+                            font=dict(meta["font"])))
+    if sum(lang.default for lang in out) != 1:
+        raise SystemExit("mkdocs.yml: exactly one language of the i18n plugin must be `default: true`")
+    return tuple(out)
+
+
+def codes(root: Path = ROOT) -> list[str]:
+    return [lang.code for lang in languages(root)]
+
+
+def language(code: str, root: Path = ROOT) -> Language:
+    for lang in languages(root):
+        if lang.code == code:
+            return lang
+    raise KeyError(f"unknown language {code!r}: declare it in mkdocs.yml (i18n languages) and "
+                   f"scripts/i18n/{code}/language.yml")
+
+
+def default_language(root: Path = ROOT) -> Language:
+    return next(lang for lang in languages(root) if lang.default)
+
+
+def _front_matter(path: Path) -> dict:
+    text = path.read_text(encoding="utf-8")
+    if not text.startswith("---\n"):
+        return {}
+    end = text.find("\n---", 4)
+    return yaml.safe_load(text[4:end]) or {} if end > 0 else {}
+
+
+def _nav_files(nav) -> list[str]:
+    out = []
+    for item in nav or []:
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict):
+            for value in item.values():
+                out += _nav_files(value) if isinstance(value, list) else [value]
+    return out
+
+
+@lru_cache(maxsize=None)
+def pages(root: Path = ROOT) -> tuple[str, ...]:
+    """Every page of the nav, without its language: ('index', 'self-attention', …)."""
+    return tuple(f[:-3] for f in _nav_files(mkdocs_config(root / "mkdocs.yml").get("nav")) if f.endswith(".md"))
+
+
+@lru_cache(maxsize=None)
+def lessons(root: Path = ROOT) -> tuple[str, ...]:
+    """The lesson pages in nav order: those whose front matter (default language) says `lesson: true`."""
+    docs = root / "docs" / default_language(root).code
+    return tuple(p for p in pages(root) if _front_matter(docs / f"{p}.md").get("lesson"))
+
+
+def page_path(lang: str, page: str, root: Path = ROOT) -> str:
+    """A page's URL path under the site root: '', 'fa/', 'self-attention/', 'fa/self-attention/'."""
+    return language(lang, root).prefix + ("" if page == "index" else f"{page}/")

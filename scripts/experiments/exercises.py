@@ -1,0 +1,186 @@
+"""Check-yourself exercises: every answer and every number in a worked solution, computed here.
+
+One key per exercise id (the id pages use in `{{ exercise: <id> }}`), each a dict:
+  kind        "number" (typed answer), "choice" (one option is right) or "derivation" (worked solution only)
+  answer      number: the exact value; choice: the key of the right option
+  fmt         number: how the answer is printed (a scripts/common/numfmt.py spec)
+  decimals    number: places the reader is asked for; an answer within half a unit of the last
+              place is "right"
+  close       number: an answer within this distance is "close" (stated under the question)
+  options     choice: option keys in the order shown; their words live in scripts/i18n/<lang>/exercises.yml
+  other keys  the exercise's parameters and the intermediate numbers its solution quotes
+Parameters differ from the lessons' own examples on purpose, so the lesson cannot be copied.
+"""
+import math
+
+import numpy as np
+import torch
+from torch import nn
+
+from scripts.experiments.sa_toy import TOKENS, steps
+
+
+def number(answer, decimals: int, close: float, fmt: str | None = None, **values) -> dict:
+    return {"kind": "number", "answer": answer, "decimals": decimals, "close": close,
+            "right": 0.5 * 10 ** -decimals, "fmt": fmt or (f".{decimals}f" if decimals else ",d"), **values}
+
+
+def softmax(z):
+    e = [math.exp(v - max(z)) for v in z]
+    return [v / sum(e) for v in e]
+
+
+def sa_rf_layers() -> dict:
+    """Smallest L with 2L + 1 >= side: the receptive field of L 3×3 layers spans the frame."""
+    side = 64
+    layers = next(n for n in range(side) if 2 * n + 1 >= side)
+    return number(layers, 0, 1, fmt="d", side=side, rf=2 * layers + 1, rf_before=2 * layers - 1)
+
+
+def sa_weight_t4() -> dict:
+    """The lesson's four tokens with t4 moved to [x, 0]: weight of t1's row on t4."""
+    x = 1.0
+    tokens = TOKENS[:3] + [[x, 0.0]]
+    scores, scaled, exps, sums, weights, _ = steps(tokens)
+    return number(weights[0][3], 3, 0.01, x=x, score=scores[0][3], scaled=scaled[0][3], exp=exps[0][3],
+                  exp_sum=sums[0], exp_self=exps[0][0], exp_t2=exps[0][1])
+
+
+def sa_row_unchanged() -> dict:
+    """Which row of the attention matrix keeps its weights while t4 = [x, 0] moves from −2 to 2."""
+    names = ["t1", "t2", "t3", "t4"]
+    rows = np.array([steps(TOKENS[:3] + [[x, 0.0]])[4] for x in np.linspace(-2, 2, 17)])  # (x, row, col)
+    spread = rows.max(axis=0) - rows.min(axis=0)                                             # (row, col)
+    still = [names[i] for i in range(3) if spread[i].max() < 1e-12]  # t4's own row moves with its query
+    assert len(still) == 1, still
+    i = names.index(still[0])
+    return {"kind": "choice", "answer": still[0], "options": names[:3], "score_t4": 0,
+            "weight_t4": steps(TOKENS)[4][i][3], "moved_most": names[int(np.argmax(spread[:3].max(axis=1)))]}
+
+
+def sa_entropy() -> dict:
+    p = [0.5, 0.25, 0.25]
+    h = -sum(v * math.log(v) for v in p)
+    return number(h, 3, 0.02, p1=p[0], p2=p[1], p3=p[2], ln2=math.log(2), h_max=math.log(len(p)))
+
+
+def sa_dot_std() -> dict:
+    """Typical size (standard deviation) of q·k for unit-variance entries, d = 512: √d; checked by sampling."""
+    d = 512
+    g = torch.Generator().manual_seed(0)
+    q, k = torch.randn(20000, d, generator=g, dtype=torch.float64), torch.randn(20000, d, generator=g, dtype=torch.float64)
+    sampled = float((q * k).sum(dim=1).std())
+    return number(math.sqrt(d), 1, 0.5, d=d, var=d, sampled=sampled, samples=20000)
+
+
+def sa_grad_uniform() -> dict:
+    """Σ a(1 − a) for a uniform row of n: 1 − 1/n."""
+    n = 49
+    a = 1 / n
+    return number(n * a * (1 - a), 4, 0.002, n=n, numerator=n - 1, a=a)
+
+
+def sa_grad_identity() -> dict:
+    """Σ p(1 − p) = 1 − Σ p², shown on the lesson's row t1."""
+    p = steps(TOKENS)[4][0]
+    return {"kind": "derivation", "lhs": sum(v * (1 - v) for v in p), "sum_sq": sum(v * v for v in p),
+            "rhs": 1 - sum(v * v for v in p), "p1": p[0], "p2": p[1], "p3": p[2], "p4": p[3]}
+
+
+def sa_params() -> dict:
+    """nn.MultiheadAttention(d, H): 4d² + 4d parameters, counted with numel."""
+    d, heads = 96, 6
+    counted = sum(p.numel() for p in nn.MultiheadAttention(d, heads).parameters())
+    formula = 4 * d * d + 4 * d
+    assert counted == formula, (counted, formula)
+    return number(counted, 0, 0, d=d, heads=heads, head_dim=d // heads, weights=4 * d * d, biases=4 * d,
+                  one_head=d * (d // heads))
+
+
+def sa_permutation() -> dict:
+    """Why f(PX) = P f(X); the solution quotes the lesson's float32 check (generated/data/sa_equivariance.json)."""
+    return {"kind": "derivation"}
+
+
+def sa_pe_params() -> dict:
+    """Learned position table of a ViT at a larger image: (patches + class token) × d."""
+    image, patch, d = 384, 16, 768
+    grid = image // patch
+    positions = grid * grid + 1
+    return number(positions * d, 0, 0, image=image, patch=patch, d=d, grid=grid, patches=grid * grid,
+                  positions=positions)
+
+
+def sa_cost_ratio() -> dict:
+    """2n²d / 4nd² = n / 2d for a 56×56 frame cut into 4×4 patches, d = 64."""
+    frame, patch, d = 56, 4, 64
+    n = (frame // patch) ** 2
+    matrix, proj = 2 * n * n * d, 4 * n * d * d
+    return number(matrix / proj, 2, 0.05, frame=frame, patch=patch, d=d, n=n, grid=frame // patch,
+                  matrix=matrix, proj=proj, break_even=2 * d)
+
+
+def ca_shape() -> dict:
+    written, source = 7, 9
+    return number(written * source, 0, 0, written=written, source=source)
+
+
+def ca_step_weight() -> dict:
+    """The lesson's keys with another query: weight on the third word (the one the step picks)."""
+    q = [2.0, 0.0]
+    keys = [[1, 0], [0, 1], [2, 2], [-1, 1]]
+    scores = [q[0] * k[0] + q[1] * k[1] for k in keys]
+    scaled = [s / math.sqrt(2) for s in scores]
+    w = softmax(scaled)
+    assert int(np.argmax(w)) == 2  # the question asks about the word the step picks
+    return number(w[2], 2, 0.02, q1=q[0], q2=q[1], s1=scores[0], s2=scores[1], s3=scores[2], s4=scores[3],
+                  z1=scaled[0], z2=scaled[1], z3=scaled[2], z4=scaled[3], w1=w[0], w2=w[1], w4=w[3],
+                  exp_sum=sum(math.exp(z) for z in scaled))
+
+
+def ca_mask_choice() -> dict:
+    """The decoder's self-attention: position i may see j ≤ i (lower triangle, diagonal included)."""
+    n = 6
+    causal = [[int(j <= i) for j in range(n)] for i in range(n)]
+    return {"kind": "choice", "answer": "causal", "options": ["none", "causal", "future"],
+            "n": n, "allowed": sum(map(sum, causal)), "total": n * n}
+
+
+def ca_causal_cells() -> dict:
+    n = 10
+    allowed = sum(1 for i in range(n) for j in range(n) if j <= i)
+    return number(allowed, 0, 0, n=n, total=n * n, formula=n * (n + 1) // 2)
+
+
+def ca_kv_count() -> dict:
+    """Projections through W_K and W_V: rebuilt at every step vs built once."""
+    src, tgt = 12, 15
+    recompute, once = 2 * src * tgt, 2 * src
+    return number(recompute, 0, 0, src=src, tgt=tgt, once=once, saved=recompute - once, ratio=recompute / once)
+
+
+def ca_kv_why() -> dict:
+    """Why K and V are built once, on the lesson's example sentence (scripts/experiments/ca_masks.py)."""
+    from scripts.experiments.ca_masks import CASES
+    _, src, tgt = CASES[0]
+    return {"kind": "derivation", "src": src, "tgt": tgt, "recompute": tgt * 2 * src, "once": 2 * src}
+
+
+def ca_perceiver_ratio() -> dict:
+    side, m = 96, 64
+    n = side * side
+    return number(n * n / (m * n), 0, 0, side=side, m=m, n=n, cross=m * n, self_pairs=n * n)
+
+
+EXERCISES = [sa_rf_layers, sa_weight_t4, sa_row_unchanged, sa_entropy, sa_dot_std, sa_grad_uniform,
+             sa_grad_identity, sa_params, sa_permutation, sa_pe_params, sa_cost_ratio,
+             ca_shape, ca_step_weight, ca_mask_choice, ca_causal_cells, ca_kv_count, ca_kv_why, ca_perceiver_ratio]
+
+
+def compute() -> dict:
+    return {f.__name__: f() for f in EXERCISES}
+
+
+if __name__ == "__main__":
+    import json
+    print(json.dumps(compute(), ensure_ascii=False, indent=1))

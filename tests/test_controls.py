@@ -1,0 +1,398 @@
+"""Controls and text that read right in both languages (issue 12, defects 1–5 and 7), in Debian's
+chromium: slider readouts in the page's digits and decimal sign after drag, click and keys; sliders
+that run the way their axis runs; formula fragments in their written order in Persian captions and
+headers; chosen values kept across the light/dark switch; nothing wider than a 390 px phone;
+the theme toggle, search count and download notes worded for each language."""
+import re
+
+import pytest
+
+from conftest import LANGS, page_url, pages, RENDERED
+from scripts.common import numfmt
+from scripts.common.i18n import strings
+
+LESSONS = ("self-attention", "cross-attention")
+OPEN_DETAILS = """() => document.querySelectorAll('.md-typeset details').forEach(d => {
+  if (!d.closest('.vega-embed')) d.open = true; })"""
+# Elements that stick out of the viewport (and are not inside a scroll container that fits it), and
+# containers that clip their content. Off-canvas by design: Material's drawer, search and menus;
+# KaTeX's screen-reader MathML and the clipped tail of a root sign; SVG internals.
+OVERFLOW = """() => {
+  const vw = document.documentElement.clientWidth, out = [];
+  const scrolls = a => ['auto', 'scroll'].includes(getComputedStyle(a).overflowX);
+  const inScroller = el => {
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement)
+      if (scrolls(a)) { const r = a.getBoundingClientRect(); if (r.right <= vw + 1 && r.left >= -1) return true; }
+    return false;
+  };
+  const skip = el => (el instanceof SVGElement && !(el instanceof SVGSVGElement)) ||
+    el.closest('.md-sidebar, .md-search, .md-dialog, [hidden], .md-header__topic, .md-tooltip, .md-select, .katex-mathml, .hide-tail');
+  for (const el of document.querySelectorAll('body *')) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || skip(el)) continue;
+    const s = getComputedStyle(el);
+    if (s.visibility === 'hidden') continue;
+    const what = el.tagName + '.' + String(el.className.baseVal ?? el.className).slice(0, 30) + ' «' + (el.textContent || '').trim().slice(0, 40) + '»';
+    if ((r.right > vw + 1 || r.left < -1) && !inScroller(el)) out.push(`${what} spans ${Math.round(r.left)}..${Math.round(r.right)} px`);
+    else if (['hidden', 'clip'].includes(s.overflowX) && el.scrollWidth > el.clientWidth + 1 && el.children.length)
+      out.push(`${what} clips ${el.scrollWidth} px of content to ${el.clientWidth} px`);
+  }
+  return out;
+}"""
+VIEW = "(id) => window.courseCharts.views.get(document.querySelector('#chart-' + id + ' .chart-view')).view"
+
+
+def localized(text: str, lang: str) -> str:
+    """A slider value as the page writes it: numfmt's digits, decimal sign and minus."""
+    loc = numfmt.LOCALES[lang]
+    return numfmt.localize_digits(text.replace(".", loc["decimal"]).replace("-", loc["minus"]), lang)
+
+
+@pytest.fixture(scope="module")
+def context(browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield ctx
+    ctx.close()
+
+
+def open_page(context, base_url, lang, page):
+    p = context.new_page()
+    p.errors = []
+    p.on("console", lambda m: p.errors.append(m.text) if m.type == "error" else None)
+    p.on("pageerror", lambda e: p.errors.append(str(e)))
+    resp = p.goto(page_url(base_url, lang, page))
+    assert resp.ok, f"{lang}/{page}: HTTP {resp.status}"
+    p.wait_for_function(RENDERED, timeout=30000)
+    return p
+
+
+def sliders(p):
+    return p.locator("figure.chart .vega-bind input[type=range]")
+
+
+def readout(slider):
+    return slider.locator("xpath=following-sibling::output[1]")
+
+
+# ── Defect 1: readouts ──────────────────────────────────────────────────────────────────────────
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", ["index", *LESSONS])
+def test_slider_readouts_stay_in_the_page_language(context, base_url, lang, page):
+    """After a drag, a click and arrow keys, every readout shows the slider's value in the page's
+    digits and decimal sign, and Vega's own (Latin, point) readout stays hidden."""
+    p = open_page(context, base_url, lang, page)
+    n = sliders(p).count()
+    assert n, f"{lang}/{page}: no chart slider found"
+    latin = re.compile(r"[0-9.]" if lang != "uk" else r"\.")
+    for i in range(n):
+        s = sliders(p).nth(i)
+        s.scroll_into_view_if_needed()
+        box = s.bounding_box()
+        y = box["y"] + box["height"] / 2
+        p.mouse.move(box["x"] + 4, y)                             # drag the thumb across
+        p.mouse.down()
+        p.mouse.move(box["x"] + box["width"] * 0.63, y, steps=5)
+        p.mouse.up()
+        seen = [(s.input_value(), readout(s).inner_text())]
+        p.mouse.click(box["x"] + box["width"] * 0.29, y)          # click on the track
+        seen.append((s.input_value(), readout(s).inner_text()))
+        s.focus()
+        for key in ("ArrowRight", "ArrowRight", "ArrowLeft", "End", "Home", "ArrowRight"):
+            p.keyboard.press(key)
+            seen.append((s.input_value(), readout(s).inner_text()))
+        assert len({v for v, _ in seen}) > 2, f"{lang}/{page} slider {i}: the value did not move: {seen}"
+        for value, shown in seen:
+            assert shown == localized(value, lang), f"{lang}/{page} slider {i}: value {value} shown as {shown!r}"
+            assert not latin.search(shown), f"{lang}/{page} slider {i}: {shown!r}"
+        assert s.get_attribute("aria-valuetext") == seen[-1][1]
+        assert not s.locator("xpath=following-sibling::span[1]").is_visible(), "Vega's readout should be hidden"
+    assert not p.errors, p.errors
+    p.close()
+
+
+# ── Defect 3: direction ─────────────────────────────────────────────────────────────────────────
+RULE_XS = """(id) => {
+  const view = window.courseCharts.views.get(document.querySelector('#chart-' + id + ' .chart-view')).view;
+  const xs = [];
+  const walk = n => { if (!n || !n.items) return;
+    if (n.marktype === 'rule') n.items.forEach(it => xs.push(it.x));
+    n.items.forEach(walk); };
+  walk(view.scenegraph().root);
+  return xs;
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_sliders_run_the_way_their_axis_runs(context, base_url, lang):
+    """Every chart slider is laid out left to right like the charts' axes; on the √d chart, moving
+    the thumb to the right raises d and moves the marker to the right, in Persian too."""
+    p = open_page(context, base_url, lang, "index")
+    dirs = p.evaluate("[...document.querySelectorAll('figure.chart input[type=range]')].map(i => getComputedStyle(i).direction)")
+    assert dirs and set(dirs) == {"ltr"}, dirs
+    s = p.locator("#chart-sqrt_scaling input[type=range]")
+    s.scroll_into_view_if_needed()
+    box = s.bounding_box()
+    y = box["y"] + box["height"] / 2
+    p.mouse.click(box["x"] + box["width"] * 0.2, y)
+    p.wait_for_timeout(150)
+    left_value, left_xs = float(s.input_value()), p.evaluate(f"({RULE_XS})('sqrt_scaling')")
+    p.mouse.click(box["x"] + box["width"] * 0.8, y)
+    p.wait_for_timeout(150)
+    right_value, right_xs = float(s.input_value()), p.evaluate(f"({RULE_XS})('sqrt_scaling')")
+    assert right_value > left_value, f"{lang}: the slider's right end should be its high end"
+    moved = [(a, b) for a, b in zip(left_xs, right_xs) if a != b]
+    assert moved and all(b > a for a, b in moved), f"{lang}: the marker should move right with the thumb: {moved}"
+    p.close()
+
+
+# ── Defect 2: formula fragments in Persian HTML text ────────────────────────────────────────────
+ORDER = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('figure.chart figcaption, figure.chart th, figure.chart caption')) {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      for (let i = t.data.indexOf('√'); i >= 0 && i + 1 < t.data.length; i = t.data.indexOf('√', i + 1)) {
+        const r = document.createRange();
+        r.setStart(t, i); r.setEnd(t, i + 1); const root = r.getBoundingClientRect();
+        r.setStart(t, i + 1); r.setEnd(t, i + 2); const arg = r.getBoundingClientRect();
+        out.push({text: t.data.slice(Math.max(0, i - 10), i + 4), root: root.left, arg: arg.left});
+      }
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_root_sign_stays_before_its_argument_in_captions_and_headers(context, base_url, lang):
+    """√d in a figure caption or a data-table header reads √d, not d√ (the data tables opened)."""
+    found = []
+    for page in ("index", *LESSONS):
+        p = open_page(context, base_url, lang, page)
+        p.evaluate(OPEN_DETAILS)
+        found += [(page, f) for f in p.evaluate(ORDER)]
+        p.close()
+    assert len(found) >= 3, f"{lang}: expected √ in several captions and headers, found {found}"
+    wrong = [(page, f["text"]) for page, f in found if not f["root"] < f["arg"]]
+    assert not wrong, f"{lang}: the root sign is drawn after its argument in {wrong}"
+
+
+def test_isolate_formulas_wraps_fragments_not_words():
+    from hooks.bidi import isolate_formulas
+    out = isolate_formulas("بدون تقسیم بر √d (d = ۳۲) و nn.MultiheadAttention، نه receptive field.")
+    assert '<bdi dir="ltr">√d</bdi>' in out and '<bdi dir="ltr">d = ۳۲</bdi>' in out
+    assert '<bdi dir="ltr">nn.MultiheadAttention</bdi>' in out
+    assert "receptive field." in out, "plain Latin words need no isolation"
+    hostile = isolate_formulas('وزن <img src=x onerror=alert(1)> & "c"')
+    assert "<img" not in hostile and "&lt;img" in hostile and "&amp;" in hostile
+    assert isolate_formulas("max |f(Px) − P·f(x)|، مقیاس").startswith('<bdi dir="ltr">max |f(Px) − P·f(x)|</bdi>')
+
+
+# ── Defect 4: light/dark keeps the reader's choices ─────────────────────────────────────────────
+STATE = """() => [...document.querySelectorAll('.chart-view')].map(el => {
+  const view = window.courseCharts.views.get(el).view;
+  const bound = [...el.querySelectorAll('.vega-bind [name]')].map(i => i.name);
+  const stores = Object.keys(view.getState({data: n => /_store$/.test(n), signals: () => false}).data || {});
+  return {chart: el.dataset.chart,
+          signals: Object.fromEntries(bound.map(n => [n, view.signal(n)])),
+          stores: Object.fromEntries(stores.map(n => [n, view.data(n).map(t => t.values)])),
+          inputs: [...el.querySelectorAll('.vega-bind input, .vega-bind select')].map(i =>
+                  i.type === 'radio' || i.type === 'checkbox' ? i.checked : i.value),
+          readouts: [...el.querySelectorAll('output.chart-readout')].map(o => o.textContent)};
+})"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_theme_switch_keeps_every_chosen_value(browser, base_url, lang):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
+    p = ctx.new_page()
+    p.goto(page_url(base_url, lang, "self-attention"))
+    p.wait_for_function(RENDERED, timeout=30000)
+    for i in range(sliders(p).count()):                     # every slider to its upper quarter
+        s = sliders(p).nth(i)
+        s.scroll_into_view_if_needed()
+        box = s.bounding_box()
+        p.mouse.click(box["x"] + box["width"] * 0.77, box["y"] + box["height"] / 2)
+    for radio in p.locator("figure.chart .vega-bind-radio").all():   # every radio group to its last option
+        radio.locator("input").last.check()
+    p.locator("figure.chart .vega-bind input[type=checkbox]").first.check()
+    matrix = p.locator("#chart-sa_patch_attention svg.marks")   # a persistent hover pick
+    matrix.scroll_into_view_if_needed()
+    mbox = matrix.bounding_box()
+    p.mouse.move(mbox["x"] + mbox["width"] * 0.3, mbox["y"] + mbox["height"] * 0.8)
+    p.mouse.move(mbox["x"] + 2, mbox["y"] + 2)
+    p.wait_for_timeout(200)
+    before = p.evaluate(STATE)
+    colour = p.evaluate("getComputedStyle(document.querySelector('.chart-view svg.marks text')).fill")
+    stamps = p.evaluate("[...document.querySelectorAll('.chart-view')].map(e => e.dataset.renderedAt)")
+    p.locator("label[for^='__palette']:visible").first.click()
+    p.wait_for_function("""old => [...document.querySelectorAll('.chart-view')].every((e, i) =>
+                           e.dataset.rendered === '1' && e.dataset.renderedAt !== old[i])""", arg=stamps, timeout=30000)
+    p.wait_for_timeout(200)
+    after = p.evaluate(STATE)
+    assert p.evaluate("document.body.dataset.mdColorScheme") == "slate"
+    assert p.evaluate("getComputedStyle(document.querySelector('.chart-view svg.marks text')).fill") != colour, \
+        "the charts should have been redrawn in the dark palette"
+    initial = {c["chart"]: c for c in before}
+    moved = [c["chart"] for c in before if c["signals"]]
+    assert len(moved) >= 5
+    for b, a in zip(before, after):
+        assert a == b, f"{lang}: {b['chart']} lost the reader's choice across the theme switch"
+    pa = initial["sa_patch_attention"]["stores"]
+    assert pa and all(v for v in pa.values()), "the hover pick should be part of the kept state"
+    ctx.close()
+
+
+# ── Defect 5: phone layout ──────────────────────────────────────────────────────────────────────
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", pages())
+def test_nothing_is_wider_than_a_phone(browser, base_url, lang, page):
+    """At 390 px, with every data table opened, no element sticks out of the viewport or is clipped
+    (a table or formula wider than the column scrolls inside its own container)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+    p = ctx.new_page()
+    p.goto(page_url(base_url, lang, page))
+    p.wait_for_function(RENDERED, timeout=30000)
+    p.evaluate(OPEN_DETAILS)
+    p.wait_for_timeout(100)
+    bad = p.evaluate(OVERFLOW)
+    assert not bad, f"{lang}/{page} at 390 px: {bad[:8]}"
+    assert p.evaluate("document.documentElement.scrollWidth") <= 390
+    # radio options keep their circle and label on one line; Latin/Ukrainian phrases in Persian
+    # lines («Attention Is All You Need») are not broken across lines
+    for label in p.locator("figure.chart .vega-bind-radio label").all():
+        rects = label.evaluate("l => [...l.getClientRects()].length")
+        assert rects == 1, f"{lang}/{page}: radio option «{label.inner_text()}» wraps"
+    broken = p.evaluate("""() => [...document.querySelectorAll('[dir=rtl] .md-typeset bdi[lang]')]
+        .filter(b => new Set([...b.getClientRects()].map(r => Math.round(r.top))).size > 1).map(b => b.textContent)""")
+    assert not broken, f"{lang}/{page}: phrases broken across lines: {broken}"
+    ctx.close()
+
+
+# ── Defect 7: small text faults ─────────────────────────────────────────────────────────────────
+@pytest.mark.parametrize("lang", LANGS)
+def test_theme_toggle_speaks_the_page_language(context, base_url, lang):
+    p = open_page(context, base_url, lang, "index")
+    names = p.evaluate("[...document.querySelectorAll('label[for^=__palette]')].map(l => l.title)")
+    assert sorted(names) == sorted(strings(lang)["ui"]["palette"].values())
+    script = re.compile(r"[\u0600-\u06ff]" if lang == "fa" else r"[\u0400-\u04ff]")
+    assert all(script.search(n) for n in names), names
+    p.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_download_notes_end_their_sentence(context, base_url, lang):
+    """Each download (a link with its size, or the note that the file is online) closes with a
+    full stop, and the note links to the online course."""
+    p = open_page(context, base_url, lang, "index")
+    items = p.locator("li:has(a[download]), li:has(a[href^='http'])").all()
+    assert len(items) >= 2
+    for li in items:
+        text = li.inner_text()
+        link = li.locator("a[download], a[href^='http']").first.inner_text()
+        i, depth = text.index(link) + len(link), 0
+        while i < len(text):                                   # to the end of the "(…)" after the link
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+            if depth <= 0 and text[i - 1] == ")":
+                break
+        assert text[i:i + 1] == ".", f"{lang}: no full stop after «{text[:i]}»"
+    p.close()
+
+
+def test_offline_note_links_to_the_online_page():
+    from types import SimpleNamespace
+    from hooks.offline import not_here_note
+    for lang in LANGS:
+        ui = strings(lang)["ui"]["downloads"]
+        note = not_here_note(ui, SimpleNamespace(canonical_url="https://example.org/course/fa/"))
+        assert f'<a href="https://example.org/course/fa/">{ui["site_link"]}</a>' in note
+        assert note.startswith("(") and note.endswith(")")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_space_before_a_comma(context, base_url, lang):
+    """«Conv1d ،»: no space (nor a code box's padding) before a comma or semicolon."""
+    for page in LESSONS:
+        p = open_page(context, base_url, lang, page)
+        text = p.evaluate("document.querySelector('.md-typeset').innerText")
+        assert not re.search(r"\S[ \u00a0][،؛,;]", text), re.findall(r".{12}[ \u00a0][،؛,;].{5}", text)[:5]
+        gaps = p.evaluate("""() => [...document.querySelectorAll('.md-typeset code + .after-code')].map(s => {
+            const c = s.previousElementSibling.getBoundingClientRect(), r = s.getBoundingClientRect();
+            return Math.min(Math.abs(r.left - c.right), Math.abs(c.left - r.right)); })""")
+        assert all(g < 2.5 for g in gaps), f"{lang}/{page}: comma set apart from its code by {gaps} px"
+        p.close()
+
+
+def test_ukrainian_search_count_reads_right(context, base_url):
+    """Material's «Знайдено 2 збігів» is wrong Ukrainian; the count now follows a colon."""
+    p = open_page(context, base_url, "uk", "index")
+    box = p.locator("input.md-search__input")
+    box.click()
+    box.fill("уваг")
+    box.press("End")
+    p.wait_for_function("document.querySelector('.md-search-result__meta').textContent.match(/\\d/)", timeout=15000)
+    meta = p.locator(".md-search-result__meta").inner_text()
+    assert re.fullmatch(r"Знайдено збігів: \d+|Знайдено 1 збіг", meta), meta
+    p.close()
+
+
+# ── Ukrainian decimal comma wherever a reader sees a number ─────────────────────────────────────
+POINT_DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")   # 0.77 — but not versions (2.14.1) or names (glibc2.36)
+VISIBLE_TEXT = """() => {
+  const skip = 'pre, code, .katex, .math, script, style, svg';
+  const walker = document.createTreeWalker(document.querySelector('.md-content'), NodeFilter.SHOW_TEXT);
+  const out = [];
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    const el = t.parentElement;
+    if (el && !el.closest(skip) && el.checkVisibility()) out.push(t.data);
+  }
+  return out.join(' ');
+}"""
+CHART_TEXT = "() => [...document.querySelectorAll('.chart-view svg.marks text, output.chart-readout')].map(t => t.textContent).join(' | ')"
+
+
+@pytest.mark.parametrize("page", pages())
+def test_ukrainian_pages_write_a_decimal_comma(context, base_url, page):
+    """Text, tables, chart axes and labels, and readouts (also after moving every slider) show
+    «0,77», never «0.77»; code and formulas keep the point."""
+    p = open_page(context, base_url, "uk", page)
+    p.evaluate(OPEN_DETAILS)
+    text = p.evaluate(VISIBLE_TEXT)
+    charts = p.evaluate(CHART_TEXT)
+    for i in range(sliders(p).count()):
+        s = sliders(p).nth(i)
+        s.scroll_into_view_if_needed()
+        box = s.bounding_box()
+        p.mouse.click(box["x"] + box["width"] * 0.37, box["y"] + box["height"] / 2)
+        charts += " | " + p.evaluate(CHART_TEXT)
+    assert not POINT_DECIMAL.findall(text), f"uk/{page}: {POINT_DECIMAL.findall(text)[:8]}"
+    assert not POINT_DECIMAL.findall(charts), f"uk/{page} charts: {POINT_DECIMAL.findall(charts)[:8]}"
+    if page in LESSONS:
+        assert re.search(r"\d,\d", text) and re.search(r"\d,\d", charts), "lessons show decimal numbers"
+    p.close()
+
+
+def test_ukrainian_static_charts_write_a_decimal_comma():
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent / "generated" / "charts" / "uk"
+    for svg in sorted(root.glob("*.svg")):
+        texts = " | ".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg.read_text(encoding="utf-8")))
+        assert not POINT_DECIMAL.findall(texts), f"{svg.name}: {POINT_DECIMAL.findall(texts)[:5]}"
+
+
+def test_ukrainian_pdf_writes_a_decimal_comma(site_dir):
+    """Every point-decimal in the uk PDF's text is one that a code block or formula of the lessons
+    holds (those keep the point); all other numbers have a comma."""
+    import subprocess
+    pdf = site_dir / "downloads" / "attention-course-uk.pdf"
+    assert pdf.exists(), "make site should put the uk PDF in site/downloads/"
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    allowed = set()
+    for page in LESSONS:
+        html = (site_dir / page / "index.html").read_text(encoding="utf-8")
+        for block in re.findall(r"<(?:pre|code)[^>]*>(.*?)</(?:pre|code)>|<annotation[^>]*>(.*?)</annotation>", html, re.S):
+            allowed |= set(POINT_DECIMAL.findall(re.sub(r"<[^>]+>", "", " ".join(block))))
+    stray = sorted(set(POINT_DECIMAL.findall(text)) - allowed)
+    assert not stray, f"uk PDF: numbers with a decimal point outside code and formulas: {stray[:10]}"
+    assert re.search(r"\d,\d", text)

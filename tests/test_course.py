@@ -1,0 +1,31 @@
+"""The course model (scripts/common/course.py): languages and lessons declared once."""
+from __future__ import annotations
+
+from scripts.common import course
+
+
+def test_languages_come_from_mkdocs_with_one_default():
+    codes = course.codes()
+    assert len(codes) >= 2 and len(set(codes)) == len(codes)
+    assert sum(lang.default for lang in course.languages()) == 1
+    for lang in course.languages():
+        assert lang.direction in ("ltr", "rtl")
+        assert len(lang.numerals) == 10 and lang.decimal != lang.thousands
+
+
+def test_every_language_has_every_page_and_the_same_lessons():
+    for lang in course.codes():
+        for page in course.pages():
+            assert (course.ROOT / "docs" / lang / f"{page}.md").exists(), f"docs/{lang}/{page}.md is missing"
+        front = [course._front_matter(course.ROOT / "docs" / lang / f"{p}.md").get("lesson", False)
+                 for p in course.pages()]
+        assert tuple(p for p, is_lesson in zip(course.pages(), front) if is_lesson) == course.lessons()
+    assert len(course.lessons()) >= 2
+
+
+def test_page_paths_put_the_default_language_at_the_root():
+    default = course.default_language()
+    assert course.page_path(default.code, "index") == ""
+    for lang in course.languages():
+        if not lang.default:
+            assert course.page_path(lang.code, course.lessons()[0]) == f"{lang.code}/{course.lessons()[0]}/"

@@ -1,0 +1,152 @@
+"""Exercises in Debian's chromium, both languages, served online and opened from the offline archive:
+an answer typed as readers write it (Persian digits and «٫», a decimal comma, a point, a fraction) is
+accepted, a wrong one gets the hint, a close one is called close, a choice marks the picked option,
+the solution opens by keyboard, and each numeric exercise accepts its own printed answer."""
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from conftest import LANGS, ROOT, page_url, RENDERED
+
+DATA = json.loads((ROOT / "generated" / "data" / "exercises.json").read_text(encoding="utf-8"))
+PERSIAN = str.maketrans("0123456789.", "۰۱۲۳۴۵۶۷۸۹٫")
+
+
+def ui(lang):
+    from scripts.common.i18n import strings
+    return strings(lang)["exercises"]["ui"]
+
+
+@pytest.fixture(scope="module")
+def unzipped(site_dir, tmp_path_factory) -> Path:
+    dest = tmp_path_factory.mktemp("offline-exercises")
+    with zipfile.ZipFile(site_dir / "downloads" / "attention-course-offline.zip") as z:
+        z.extractall(dest)
+    return dest / "attention-course"
+
+
+@pytest.fixture(scope="module")
+def ctx(browser):
+    c = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield c
+    c.close()
+
+
+def open_page(ctx, where, lang, lesson, base_url=None, unzipped=None):
+    p = ctx.new_page()
+    p.errors = []
+    p.on("pageerror", lambda e: p.errors.append(str(e)))
+    p.on("console", lambda m: p.errors.append(m.text) if m.type == "error" and "sitemap" not in m.text else None)
+    if where == "online":
+        p.goto(page_url(base_url, lang, lesson))
+    else:
+        p.goto(((unzipped if lang == "uk" else unzipped / lang) / f"{lesson}.html").as_uri())
+    p.wait_for_function(RENDERED, timeout=30000)
+    p.wait_for_function("document.querySelectorAll('.exercise-form:not([hidden])').length > 0")
+    return p
+
+
+def answer(p, ex_id, text):
+    """Type an answer and press Enter in the box (keyboard only); return the announced verdict."""
+    box = p.locator(f"#exercise-{ex_id} input[type=text]")
+    box.fill(text)
+    box.press("Enter")
+    live = p.locator(f"#exercise-{ex_id} .exercise-feedback")
+    p.wait_for_function("(el) => el.textContent.length > 0", arg=live.element_handle())
+    return live.inner_text().strip()
+
+
+@pytest.fixture(params=["online", "offline"])
+def where(request):
+    return request.param
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_numeric_answer_checked_in_the_page(ctx, base_url, unzipped, where, lang):
+    p = open_page(ctx, where, lang, "self-attention", base_url, unzipped)
+    words = ui(lang)
+    ex = "sa_weight_t4"
+    assert p.locator(f"#exercise-{ex} .exercise-hint").is_hidden()
+    assert p.locator(f"#exercise-{ex} .exercise-feedback").get_attribute("role") == "status"
+    # a wrong answer: "not yet", and the hint appears
+    assert answer(p, ex, "0.5" if lang == "uk" else "۰٫۵") == words["not_yet_hint"]
+    assert p.locator(f"#exercise-{ex} .exercise-hint").is_visible()
+    # within the stated tolerance but not right: "close"
+    near = f"{DATA[ex]['answer'] + 0.8 * DATA[ex]['close']:.3f}"
+    assert answer(p, ex, near) == words["close"]
+    right = f"{DATA[ex]['answer']:.3f}"
+    if lang == "fa":
+        assert answer(p, ex, right.translate(PERSIAN)) == words["right"]          # ۰٫۱۰۶
+        assert answer(p, ex, right.replace(".", "٫")) == words["right"]           # 0٫106
+        arabic = right.translate(str.maketrans("0123456789.", "٠١٢٣٤٥٦٧٨٩٫"))
+        assert answer(p, ex, arabic) == words["right"]                            # ٠٫١٠٦
+    else:
+        assert answer(p, ex, right.replace(".", ",")) == words["right"]           # 0,106
+        assert answer(p, ex, right) == words["right"]                             # 0.106
+    # a fraction, thousands separators and a minus sign where the answer needs them
+    frac = f"{DATA['sa_grad_uniform']['numerator']}/{DATA['sa_grad_uniform']['n']}"
+    assert answer(p, "sa_grad_uniform", frac.translate(PERSIAN) if lang == "fa" else frac) == words["right"]
+    assert answer(p, "sa_params", "37 248" if lang == "uk" else "۳۷٬۲۴۸") == words["right"]
+    assert answer(p, "sa_params", "-37248") == words["not_yet_hint"]
+    assert answer(p, "sa_params", "abc") == words["unreadable"]
+    assert not p.errors, p.errors
+    p.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_choice_marks_the_option_and_solution_opens_by_keyboard(ctx, base_url, unzipped, where, lang):
+    p = open_page(ctx, where, lang, "cross-attention", base_url, unzipped)
+    words = ui(lang)
+    ex = "ca_mask_choice"
+    root = p.locator(f"#exercise-{ex}")
+    wrong = next(o for o in DATA[ex]["options"] if o != DATA[ex]["answer"])
+    root.locator(f"input[value={wrong}]").check()
+    root.locator("button[type=submit]").press("Enter")
+    p.wait_for_function("(el) => el.textContent.length > 0", arg=root.locator(".exercise-feedback").element_handle())
+    assert root.locator(".exercise-option--wrong input").get_attribute("value") == wrong
+    assert root.locator(".exercise-hint").is_visible()
+    # keyboard only: focus the right radio, space selects it, Enter on the button checks
+    root.locator(f"input[value={DATA[ex]['answer']}]").focus()
+    p.keyboard.press("Space")
+    root.locator("button[type=submit]").focus()
+    p.keyboard.press("Enter")
+    p.wait_for_function("(el) => el.classList.contains('exercise-feedback--right')",
+                        arg=root.locator(".exercise-feedback").element_handle())
+    assert root.locator(".exercise-option--right input").get_attribute("value") == DATA[ex]["answer"]
+    assert root.locator(".exercise-option--wrong").count() == 0
+    assert root.locator(".exercise-feedback").inner_text().strip() == words["right"]
+    # the worked solution: closed, then opened from the keyboard
+    summary = root.locator("details.exercise-solution > summary")
+    assert root.locator("details.exercise-solution").evaluate("d => d.open") is False
+    summary.focus()
+    p.keyboard.press("Enter")
+    assert root.locator("details.exercise-solution").evaluate("d => d.open") is True
+    assert root.locator(".exercise-answer").is_visible()
+    assert not p.errors, p.errors
+    p.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lesson", ["self-attention", "cross-attention"])
+def test_every_numeric_exercise_accepts_its_printed_answer(ctx, base_url, lang, lesson):
+    """The number the solution prints (the language's digits and separators) reads back as right."""
+    p = open_page(ctx, "online", lang, lesson, base_url)
+    ids = p.eval_on_selector_all(".exercise[data-kind=number]", "els => els.map(e => e.id.replace('exercise-', ''))")
+    assert ids
+    for ex in ids:
+        printed = p.locator(f"#exercise-{ex} .exercise-answer .num").evaluate("e => e.textContent")
+        assert answer(p, ex, printed) == ui(lang)["right"], f"{lang} {ex}: printed answer {printed!r} not accepted"
+    p.close()
+
+
+def test_reading_rules(ctx, base_url):
+    p = open_page(ctx, "online", "uk", "self-attention", base_url)
+    cases = {"0,25": [0.25], "0.25": [0.25], "۰٫۲۵": [0.25], "٠٫٢٥": [0.25], "−1,5": [-1.5], "-1.5": [-1.5],
+             "1 234,5": [1234.5], "1,234.5": [1234.5], "1.234,5": [1234.5], "۱٬۲۳۴٫۵": [1234.5],
+             "1\u202f234": [1234], "1,234": [1.234, 1234], "1/4": [0.25], "۱/۴": [0.25], "3/0": [],
+             "abc": [], "1,2,3": [], "": [], "--1": [], "1..2": []}
+    got = p.evaluate("cases => Object.fromEntries(Object.keys(cases).map(k => [k, window.courseExercises.parse(k)]))", cases)
+    assert got == cases
+    p.close()

@@ -1,0 +1,230 @@
+"""The data pipeline never lets a number go silently wrong: exact dependencies, no orphans, same
+bytes in a fresh process, whole files, errors that say where. Each test works in a copy of the
+project in tmp_path (the worktree is never changed)."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+N_EXPERIMENTS = len([p for p in (ROOT / "scripts/experiments").glob("*.py") if not p.stem.startswith("_")])
+
+
+@pytest.fixture
+def proj(tmp_path) -> Path:
+    """A copy of what the runner reads and writes; node_modules (the pinned fonts) is shared read-only."""
+    dest = tmp_path / "proj"
+    dest.mkdir()
+    for d in ("scripts", "generated"):
+        shutil.copytree(ROOT / d, dest / d, ignore=shutil.ignore_patterns("__pycache__", ".lock"))
+    (dest / "node_modules").symlink_to((ROOT / "node_modules").resolve())
+    return dest
+
+
+def run(proj: Path, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    return subprocess.run([sys.executable, "-m", "scripts.run", *args], cwd=proj, env=env,
+                          capture_output=True, text=True)
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.name != ".lock"}
+
+
+def test_copy_starts_fresh(proj):
+    proc = run(proj, "--check")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_edit_to_imported_experiment_marks_the_importer_stale(proj):
+    # ca_torch_check imports ca_step: a real change to ca_step must recompute both
+    with open(proj / "scripts/experiments/ca_step.py", "a", encoding="utf-8") as f:
+        f.write("\n_CHANGED = 1\n")
+    proc = run(proj, "--check")
+    assert proc.returncode == 1
+    assert "generated/data/ca_step.json" in proc.stdout
+    assert "generated/data/ca_torch_check.json" in proc.stdout, proc.stdout
+
+
+def test_rounding_change_marks_all_data_stale(proj):
+    edit(proj / "scripts/common/jsonio.py", "SIGNIFICANT = 6", "SIGNIFICANT = 5")
+    proc = run(proj, "--check")
+    assert proc.returncode == 1
+    stale = [line for line in proc.stdout.splitlines() if "generated/data/" in line]
+    assert len(stale) == N_EXPERIMENTS, proc.stdout
+
+
+def test_comment_only_edit_changes_no_committed_byte(proj):
+    before = snapshot(proj / "generated")
+    for rel in ("scripts/experiments/ca_step.py", "scripts/common/attention.py", "scripts/common/jsonio.py",
+                "scripts/charts/ca_step_query.py", "scripts/charts/_render.py"):
+        p = proj / rel
+        text = p.read_text(encoding="utf-8").replace("\ndef ", "\n# a comment, and a blank line\n\ndef ", 1)
+        p.write_text("# a comment only\n" + text + "\n# trailing comment\n", encoding="utf-8")
+    proc = run(proj)
+    assert proc.returncode == 0, proc.stderr
+    assert snapshot(proj / "generated") == before
+    assert "0/" in proc.stdout.splitlines()[-1] and "built" not in proc.stdout.replace("charts built", ""), proc.stdout
+
+
+def test_recomputed_but_identical_data_rebuilds_no_chart(proj):
+    """A chart depends on the numbers it reads, not on its experiment's source."""
+    with open(proj / "scripts/experiments/ca_step.py", "a", encoding="utf-8") as f:
+        f.write("\n_UNUSED = 'changes the code, not the numbers'\n")
+    before = snapshot(proj / "generated")
+    proc = run(proj)
+    assert proc.returncode == 0, proc.stderr
+    assert "computed ca_step " in proc.stdout and "computed ca_torch_check" in proc.stdout
+    assert "  built" not in proc.stdout, proc.stdout
+    after = snapshot(proj / "generated")
+    changed = sorted(k for k in before if before[k] != after.get(k))
+    assert changed == ["manifest.json"], changed  # only the experiments' keys moved
+
+
+def test_orphans_fail_the_check_and_a_run_removes_them(proj):
+    (proj / "generated/data/x.json").write_text("{}\n", encoding="utf-8")
+    (proj / "generated/charts/uk/gone_chart.svg").write_text("<svg/>\n", encoding="utf-8")
+    (proj / "generated/timings/ca_step.json").write_text("{}\n", encoding="utf-8")  # ca_step has no measure()
+    proc = run(proj, "--check")
+    assert proc.returncode == 1
+    for name in ("generated/data/x.json", "generated/charts/uk/gone_chart.svg", "generated/timings/ca_step.json"):
+        assert name in proc.stdout, proc.stdout
+    assert "generated/timings/sa_cost.json" not in proc.stdout  # sa_cost measures: its timings belong
+    proc = run(proj)
+    assert proc.returncode == 0, proc.stderr
+    assert "removed  generated/data/x.json" in proc.stdout
+    assert not (proj / "generated/data/x.json").exists() and not (proj / "generated/charts/uk/gone_chart.svg").exists()
+    assert run(proj, "--check").returncode == 0
+
+
+def test_deleted_builder_leaves_nothing_behind(proj):
+    (proj / "scripts/charts/ca_masks.py").unlink()
+    proc = run(proj, "--check")
+    assert proc.returncode == 1 and "generated/charts/fa/ca_masks.svg" in proc.stdout, proc.stdout
+    assert run(proj).returncode == 0
+    assert not list((proj / "generated/charts").glob("*/ca_masks*"))
+    assert '"fa/ca_masks"' not in (proj / "generated/manifest.json").read_text(encoding="utf-8")
+    assert run(proj, "--check").returncode == 0
+
+
+@pytest.mark.parametrize("lang,chart", [("uk", "ca_perceiver"), ("fa", "sa_patch_attention")])
+def test_one_chart_rendered_alone_in_a_fresh_process_equals_committed_svg(proj, lang, chart):
+    for f in (proj / "generated/charts" / lang).glob(f"{chart}.*"):
+        f.unlink()
+    code = ("from scripts.charts._render import render; from scripts.common.i18n import strings; "
+            f"render({chart!r}, {lang!r}, strings({lang!r}))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=proj, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    for suffix in (".svg", ".json", ".vg.json", ".table.json"):
+        committed = ROOT / "generated/charts" / lang / f"{chart}{suffix}"
+        assert (proj / "generated/charts" / lang / f"{chart}{suffix}").read_bytes() == committed.read_bytes(), suffix
+
+
+def test_uk_charts_name_a_pinned_font():
+    from scripts.common import fonts
+    from scripts.common.i18n import languages, strings
+    for lang in languages():
+        family = strings(lang)["ui"]["chart_font"]
+        assert all(p.is_file() for p in fonts.files(family))
+        svg = (ROOT / "generated/charts" / lang / "ca_perceiver.svg").read_text(encoding="utf-8")
+        assert f'font-family="{family}"' in svg and 'font-family="sans-serif"' not in svg
+
+
+def test_unknown_chart_font_stops_with_a_clear_message(proj):
+    edit(proj / "scripts/i18n/uk/site.yml", "chart_font: DejaVu Sans", "chart_font: Comic Sans")
+    proc = run(proj)
+    assert proc.returncode != 0
+    assert "Comic Sans" in proc.stderr and "scripts/common/fonts.py" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_truncated_manifest_names_itself_and_force_recovers(proj):
+    manifest = proj / "generated/manifest.json"
+    manifest.write_bytes(manifest.read_bytes()[:100])
+    proc = run(proj)
+    assert proc.returncode != 0
+    assert "generated/manifest.json" in proc.stderr and "make data FORCE=1" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    committed = snapshot(ROOT / "generated")
+    proc = run(proj, "--force")
+    assert proc.returncode == 0, proc.stderr
+    assert run(proj, "--check").returncode == 0
+    after = snapshot(proj / "generated")
+    changed = sorted(k for k in committed if committed[k] != after.get(k) and not k.startswith("timings/"))
+    assert changed == [], changed  # a full recompute gives the committed bytes
+
+
+def test_writes_are_atomic(tmp_path, monkeypatch):
+    """A failure while writing leaves the old file whole, and no temporary file behind."""
+    from scripts.common import jsonio
+    target = tmp_path / "a.json"
+    target.write_text("old\n", encoding="utf-8")
+
+    def broken_replace(src, dst):
+        raise OSError("killed mid-write")
+    monkeypatch.setattr(jsonio.os, "replace", broken_replace)
+    with pytest.raises(OSError):
+        jsonio.write_if_changed(target, "new\n")
+    assert target.read_text(encoding="utf-8") == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.json"]
+
+
+# ---- errors that say where ------------------------------------------------------------------
+
+def test_yaml_error_names_file_and_line(proj):
+    p = proj / "scripts/i18n/fa/site.yml"
+    lines = p.read_text(encoding="utf-8").splitlines()
+    lines.insert(3, "  broken: [unclosed")
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    proc = run(proj, "--check")
+    assert proc.returncode != 0
+    assert "scripts/i18n/fa/site.yml:" in proc.stderr and "YAML" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_builder_syntax_error_names_the_file(proj):
+    with open(proj / "scripts/charts/sa_cost.py", "a", encoding="utf-8") as f:
+        f.write("\ndef broken(:\n")
+    proc = run(proj, "--check")
+    assert proc.returncode != 0
+    assert "scripts/charts/sa_cost.py:" in proc.stderr and "syntax error" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_nan_names_experiment_and_key_path(proj):
+    edit(proj / "scripts/experiments/ca_step.py", "def compute():", "def compute():\n    return {'a': [1.0, {'b': float('nan')}]}\n\n\ndef _old_compute():")
+    proc = run(proj)
+    assert proc.returncode != 0
+    assert "scripts/experiments/ca_step.py" in proc.stderr and "a.1.b" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_missing_chart_string_names_chart_language_and_key(proj):
+    edit(proj / "scripts/i18n/uk/cross-attention.yml", "  ca_masks:\n    example: *example\n    title:", "  ca_masks:\n    example: *example\n    old_title:")
+    proc = run(proj)
+    assert proc.returncode != 0
+    assert "scripts/i18n/uk/" in proc.stderr and "charts.ca_masks.title" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_system_font_of_the_same_name_that_measures_differently_stops(monkeypatch):
+    """vl-convert sees system fonts too: a same-named system face with other widths must not be used."""
+    from scripts.common import fonts
+    impostor = fonts.files("Vazirmatn")[0]  # a regular face whose widths are not DejaVu's
+    monkeypatch.setattr(fonts, "system_copies", lambda family: [impostor])
+    with pytest.raises(SystemExit) as err:
+        fonts.check_no_shadowing("DejaVu Sans")
+    assert str(impostor) in str(err.value) and "DejaVu Sans" in str(err.value)
+    monkeypatch.setattr(fonts, "system_copies", lambda family: [fonts.files("DejaVu Sans")[0]])
+    fonts.check_no_shadowing("DejaVu Sans")  # the same widths: harmless
