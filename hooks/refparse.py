@@ -68,10 +68,11 @@ def substitute(markdown: str, resolve: Callable[[str, str, str], str]) -> str:
         opened = FENCE_OPEN.match(line)
         blank = not line.strip()
         indented = line.startswith(("    ", "\t"))
+        code_indent = line.startswith(("        ", "\t\t", "    \t")) if in_list else indented  # code in a list item: 8
         if opened:
             fence = opened["fence"]
             out.append(line)
-        elif indented and (in_indented or prev_blank) and not in_list:
+        elif code_indent and (in_indented or prev_blank):
             in_indented = True  # an indented code block
             out.append(line)
         elif line.lstrip().startswith("--8<--"):

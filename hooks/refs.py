@@ -138,8 +138,9 @@ def lookup(ref: str, where: str):
         if records(node) and part.lstrip("-").isdigit():
             i = int(part)
             hint = f"{row_selector(node, i)}" if -len(node) <= i < len(node) else "[field=value]"
+            fixed = name + "/" + path[:m.start()].rstrip(".") + hint + ("." + path[m.end():] if m.end() < len(path) else "")
             raise PluginError(f"{where}: positional index {part!r} into a list of records in {ref!r}: select the "
-                              f"row by what it is, e.g. {hint} instead of .{part}")
+                              f"row by what it is, e.g. {fixed}")
         if isinstance(node, list) and part.lstrip("-").isdigit() and -len(node) <= int(part) < len(node):
             node = node[int(part)]
         elif isinstance(node, dict) and part in node:
