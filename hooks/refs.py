@@ -242,9 +242,11 @@ def provenance_md(used: list[str], lang: str) -> str:
                 f"<li>{text(ui['seeds'])}: " + (f"<ul>{seed_items}</ul>" if seeds else text(ui["no_seeds"])) + "</li>",
                 f"<li>{text(ui['libraries'])}: <bdi>{text(', '.join(provenance.libraries(exp)))}</bdi></li>",
                 "</ul>", "",
-                f'??? example "{text(ui["code"])}: {path}"', "",
-                "    ```python", f'    --8<-- "{path}"', "    ```", "",
-                "</section>", ""]
+                # the code is in the page once, not in the search index (data-search-exclude) nor in the PDF (CSS)
+                f'<details class="example" data-search-exclude markdown="1">',
+                f"<summary>{text(ui['code'])}: {text(path)}</summary>", "",
+                "```python", f'--8<-- "{path}"', "```", "",
+                "</details>", "</section>", ""]
     return "\n".join(out)
 
 
