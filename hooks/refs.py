@@ -181,13 +181,14 @@ def source_id(dataset_name: str) -> str:
     return "src-" + provenance.experiment_of(dataset_name)
 
 
-def sourced(inner: str, ref: str, lang: str) -> str:
+def sourced(inner: str, ref: str, lang: str, in_table: bool = False) -> str:
     """A computed value as a link to its experiment's provenance entry: data-source names experiment and key;
     the tooltip (hover, keyboard focus) says where it comes from in the page's language."""
     name, _, key = ref.partition("/")
     exp = provenance.experiment_of(name)
     tip = strings(lang)["ui"]["provenance"]["tip"].format(experiment=exp, key=key or name)
-    return (f'<a class="src" href="#{source_id(name)}" data-source="{text(ref)}" data-tip="{text(tip)}" '
+    hover = f' title="{text(tip)}"' if in_table else ""  # a table scrolls, so it would clip the CSS tooltip
+    return (f'<a class="src" href="#{source_id(name)}" data-source="{text(ref)}" data-tip="{text(tip)}"{hover} '
             f'aria-describedby="{source_id(name)}-about">{inner}</a>')
 
 
@@ -222,7 +223,7 @@ def table_md(ref: str, arg: str, where: str, lang: str) -> str:
             if spec == "s" or isinstance(v, str):
                 cells.append(cell(v))
             else:
-                cells.append(sourced(num_span(fmt(v, spec, where, f"{ref}{sel}.{c}", lang)), f"{ref}{sel}.{c}", lang))
+                cells.append(sourced(num_span(fmt(v, spec, where, f"{ref}{sel}.{c}", lang)), f"{ref}{sel}.{c}", lang, True))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -236,7 +237,8 @@ def provenance_md(used: list[str], lang: str) -> str:
         seeds = provenance.seeds(exp)
         seed_items = "".join(f"<li><code>{text(call)}</code> <small>({text(f)})</small></li>" for f, call in seeds)
         out += [f'<section class="provenance-entry" id="{source_id(exp)}" markdown>', "",
-                f'### <bdi lang="en">{text(provenance.title(exp))}</bdi> {{ #{source_id(exp)}-title }}', "",
+                # raw HTML heading: the entries stay out of the page's table of contents
+                f'<h3 id="{source_id(exp)}-title"><bdi lang="en">{text(provenance.title(exp))}</bdi></h3>', "",
                 f'<p id="{source_id(exp)}-about">{text(ui["about"].format(experiment=exp, file=path))}</p>',
                 "<ul>",
                 f"<li>{text(ui['seeds'])}: " + (f"<ul>{seed_items}</ul>" if seeds else text(ui["no_seeds"])) + "</li>",
