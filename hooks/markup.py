@@ -10,6 +10,7 @@
   its own index (/search/, /fa/search/), written as UTF-8 (not \\uXXXX escapes), and a page's
   search config points at its own language root.
 """
+import html
 import json
 import posixpath
 import re
@@ -44,7 +45,7 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
             raise RuntimeError("Material's __config has no base: update hooks/markup.py")
     if SEARCH_DIALOG not in output:
         raise RuntimeError("Material's search markup changed: update hooks/markup.py")
-    return output.replace(SEARCH_DIALOG, SEARCH_DIALOG[:-1] + f' aria-label="{name}">', 1)
+    return output.replace(SEARCH_DIALOG, SEARCH_DIALOG[:-1] + f' aria-label="{html.escape(name, quote=True)}">', 1)
 
 
 @event_priority(-100)  # after static-i18n merged both languages' index (and the offline plugin inlined it)

@@ -1,13 +1,16 @@
 """Resolve the course's references in pages: charts, values and tables from generated/.
 
-    {{ chart: sqrt_scaling }}                     the interactive chart (own line)
-    {{ v: scaling/at.256.raw | .2f }}             one number, formatted for the page's language
-    {{ table: sa_scaling/by_d | d:d var:.2f }}    a table; headers from scripts/i18n/<lang>/*.yml
-    {{ download: offline }}  {{ download: pdf }}  link to the offline archive / this language's PDF,
-                                                  with its size (made by tools/offline.py, tools/pdf.py)
+    {{ chart: sqrt_scaling }}                          the interactive chart (own line)
+    {{ v: sa_scaling/by_d[d=256].pmax_raw | .1% }}     one number, formatted for the page's language
+    {{ v: sa_toy/weights.0.3 | .1% }}                  plain arrays (matrix cells) by position
+    {{ table: sa_scaling/by_d | d:d var_raw:.2f }}     a table; headers from scripts/i18n/<lang>/*.yml
+    {{ download: offline }}  {{ download: pdf }}       the offline archive / this language's PDF
+    {{ provenance }}                                   "How these numbers were computed" (end of page)
 
-An unknown chart, key, table header or format stops the build with the page and the id named:
-a page never shows a number that did not come from scripts/.
+A row of a list of records is chosen by what it is (`by_d[d=256]`, `summary[shape=ring]`,
+`params[d=64,heads=4]`), never by position: a positional index into a list of records, an unknown
+chart, key, header or format, or a malformed reference stops the build naming the page (and line).
+Every number becomes a link to its experiment's entry in the provenance part, with data-source.
 """
 from __future__ import annotations
 
@@ -27,12 +30,11 @@ from mkdocs.utils import get_relative_url
 ROOT = Path(__file__).resolve().parent.parent
 GEN = ROOT / "generated"
 sys.path.insert(0, str(ROOT))
-from hooks import downloads  # noqa: E402  (download entries, checked against the files)
+from hooks import downloads, provenance, refparse  # noqa: E402  (downloads: entries checked against the files)
 from hooks.bidi import isolate_formulas  # noqa: E402  (√d stays √d in Persian captions and headers)
 from hooks.offline import not_here_note, offline_build  # noqa: E402
 from scripts.common import i18n, numfmt  # noqa: E402  (numfmt: the one place numbers get their language)
 
-SHORTCODE = re.compile(r"\{\{\s*(?P<kind>[a-z]+)\s*:\s*(?P<ref>[^|}]+?)\s*(?:\|\s*(?P<arg>[^}]*?)\s*)?\}\}")
 SLOT = re.compile(r'<div class="chart-slot" data-chart="([\w-]+)"></div>')
 
 
@@ -59,20 +61,95 @@ def dataset(name: str):
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+PATH_PART = re.compile(r"(?P<key>[^.\[\]]+)(?P<sels>(?:\[[^\[\]]*\])*)(?:\.|$)")
+
+
+def _scalar(text: str):
+    """A selector's value: an int or float when it reads as one, else the text (quotes optional)."""
+    text = text.strip()
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text.strip("'\"")
+
+
+def _matches(row: dict, field: str, want) -> bool:
+    have = row.get(field)
+    if isinstance(have, bool) or isinstance(want, str) or not isinstance(have, (int, float)):
+        return str(have) == str(want)
+    return float(have) == float(want)
+
+
+def records(node) -> bool:
+    return isinstance(node, list) and bool(node) and all(isinstance(r, dict) for r in node)
+
+
+def row_selector(rows: list, i: int, prefer=()) -> str:
+    """`[field=value]` naming row i by a field whose value no other row has (for messages, data-source)."""
+    fields = [*prefer, *rows[i]]
+    for f in dict.fromkeys(fields):
+        v = rows[i].get(f)
+        if isinstance(v, (int, float, str)) and not isinstance(v, bool) and "]" not in str(v) and "," not in str(v) \
+                and sum(_matches(r, f, v) for r in rows) == 1:
+            return f"[{f}={v}]"
+    for a in rows[i]:
+        for b in rows[i]:
+            va, vb = rows[i][a], rows[i][b]
+            if a < b and all(isinstance(v, (int, float, str)) for v in (va, vb)) \
+                    and sum(_matches(r, a, va) and _matches(r, b, vb) for r in rows) == 1:
+                return f"[{a}={va},{b}={vb}]"
+    return f"[{i}]"
+
+
+def _select(rows, sel: str, ref: str, where: str):
+    if not records(rows):
+        raise PluginError(f"{where}: {ref!r}: [{sel}] selects a row, but this is not a list of records")
+    conds = []
+    for cond in filter(None, (c.strip() for c in sel.split(","))):
+        field, eq, value = cond.partition("=")
+        if not eq or not field.strip():
+            raise PluginError(f"{where}: {ref!r}: write a row selector as [field=value] or [a=1,b=2], not [{sel}]")
+        conds.append((field.strip(), _scalar(value)))
+    if not conds:
+        raise PluginError(f"{where}: {ref!r}: empty row selector []")
+    hits = [r for r in rows if all(_matches(r, f, v) for f, v in conds)]
+    if len(hits) != 1:
+        raise PluginError(f"{where}: {ref!r}: [{sel}] matches {len(hits)} rows, not one "
+                          f"(fields: {', '.join(rows[0])}; add a field to the selector)")
+    return hits[0]
+
+
 def lookup(ref: str, where: str):
-    """'scaling/at.256.raw' -> generated/data/scaling.json ["at"]["256"]["raw"]."""
+    """'sa_scaling/by_d[d=256].pmax_raw' -> generated/data/sa_scaling.json ["by_d"][the row with d = 256]["pmax_raw"]."""
     name, _, path = ref.partition("/")
     node = dataset(name)
     if node is None:
         raise PluginError(f"{where}: unknown data {name!r} in {{{{ … {ref} }}}}: no generated/data/{name}.json "
-                          "(write scripts/experiments/{name}.py and run `make data`)")
-    for part in filter(None, path.split(".")):
+                          f"(write scripts/experiments/{name}.py and run `make data`)")
+    pos = 0
+    while pos < len(path):
+        m = PATH_PART.match(path, pos)
+        if not m:
+            raise PluginError(f"{where}: malformed key path {ref!r} at {path[pos:]!r}: "
+                              "write key.key[field=value].key (see README, References in pages)")
+        pos = m.end()
+        part = m["key"]
+        if records(node) and part.lstrip("-").isdigit():
+            i = int(part)
+            hint = f"{row_selector(node, i)}" if -len(node) <= i < len(node) else "[field=value]"
+            fixed = name + "/" + path[:m.start()].rstrip(".") + hint + ("." + path[m.end():] if m.end() < len(path) else "")
+            raise PluginError(f"{where}: positional index {part!r} into a list of records in {ref!r}: select the "
+                              f"row by what it is, e.g. {fixed}")
         if isinstance(node, list) and part.lstrip("-").isdigit() and -len(node) <= int(part) < len(node):
             node = node[int(part)]
         elif isinstance(node, dict) and part in node:
             node = node[part]
         else:
             raise PluginError(f"{where}: unknown key {ref!r}: {part!r} is not in it (see generated/data/{name}.json)")
+        for sel in re.findall(r"\[([^\[\]]*)\]", m["sels"]):
+            node = _select(node, sel, ref, where)
     return node
 
 
@@ -83,26 +160,57 @@ def fmt(value, spec: str, where: str, ref: str, lang: str) -> str:
         raise PluginError(f"{where}: cannot format {ref!r} = {value!r} with {spec!r}: {err}") from None
 
 
-def num_span(text: str) -> str:
+def text(s) -> str:
+    """A string from scripts/i18n or data as HTML text or a double-quoted attribute value."""
+    return html.escape(str(s), quote=True)
+
+
+MD_SPECIALS = str.maketrans({c: f"&#{ord(c)};" for c in "|\\`*_[]$~{}!#<>&\"'"})
+
+
+def cell(s) -> str:
+    """A string for a Markdown table cell: nothing in it can end the cell, start markup or HTML, or open math."""
+    return str(s).translate(MD_SPECIALS)
+
+
+def num_span(text_: str) -> str:
     """A formatted number, isolated left-to-right so its sign stays put in Persian text (see course.css)."""
-    return f'<span class="num">{text}</span>'
+    return f'<span class="num">{text_}</span>'
+
+
+def source_id(dataset_name: str) -> str:
+    return "src-" + provenance.experiment_of(dataset_name)
+
+
+def sourced(inner: str, ref: str, lang: str, in_table: bool = False) -> str:
+    """A computed value as a link to its experiment's provenance entry: data-source names experiment and key;
+    the tooltip (hover, keyboard focus) says where it comes from in the page's language."""
+    name, _, key = ref.partition("/")
+    exp = provenance.experiment_of(name)
+    tip = strings(lang)["ui"]["provenance"]["tip"].format(experiment=exp, key=key or name)
+    hover = f' title="{text(tip)}"' if in_table else ""  # a table scrolls, so it would clip the CSS tooltip
+    return (f'<a class="src" href="#{source_id(name)}" data-source="{text(ref)}" data-tip="{text(tip)}"{hover} '
+            f'aria-describedby="{source_id(name)}-about">{inner}</a>')
 
 
 def value_html(ref: str, spec: str, where: str, lang: str) -> str:
     value = lookup(ref, where)
-    if isinstance(value, str):
-        return f"<bdi>{html.escape(value)}</bdi>"
+    if isinstance(value, dict) or (isinstance(value, list) and not all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) for x in value)):
+        raise PluginError(f"{where}: {ref!r} is a {type(value).__name__}, not one value: name a key inside it")
     if isinstance(value, list):  # a vector: its brackets and separators are numfmt's rule, never typed
         try:
-            return num_span(numfmt.vector(value, spec or ".3f", lang))
+            inner = num_span(numfmt.vector(value, spec or ".3f", lang))
         except (TypeError, ValueError) as err:
             raise PluginError(f"{where}: cannot format {ref!r} = {value!r} as a vector with {spec!r}: {err}") from None
-    return num_span(fmt(value, spec, where, ref, lang))
+    else:
+        inner = f"<bdi>{text(value)}</bdi>" if isinstance(value, str) else num_span(fmt(value, spec, where, ref, lang))
+    return sourced(inner, ref, lang)
 
 
 def table_md(ref: str, arg: str, where: str, lang: str) -> str:
     rows = lookup(ref, where)
-    if not (isinstance(rows, list) and rows and all(isinstance(r, dict) for r in rows)):
+    if not records(rows):
         raise PluginError(f"{where}: {ref!r} is not a list of rows, so it cannot be a table")
     cols = [c.partition(":")[::2] for c in (arg or "").split()]
     if not cols:
@@ -112,18 +220,45 @@ def table_md(ref: str, arg: str, where: str, lang: str) -> str:
     if missing:
         raise PluginError(f"{where}: table {ref!r} has no header for {missing} in scripts/i18n/{lang}/*.yml "
                           f"(tables: \"{ref}\": …)")
-    lines = ["| " + " | ".join(headers[c] for c, _ in cols) + " |",
+    lines = ["| " + " | ".join(cell(headers[c]) for c, _ in cols) + " |",
              "|" + "|".join("---" if spec == "s" else "--:" for _, spec in cols) + "|"]
     for i, row in enumerate(rows):
-        cells = []
+        cells, sel = [], row_selector(rows, i, [c for c, _ in cols])
         for c, spec in cols:
             if c not in row:
                 raise PluginError(f"{where}: table {ref!r} row {i} has no column {c!r}")
             v = row[c]
-            cells.append(html.escape(str(v)) if spec == "s" or isinstance(v, str)
-                         else num_span(fmt(v, spec, where, f"{ref}.{i}.{c}", lang)))
+            if spec == "s" or isinstance(v, str):
+                cells.append(cell(v))
+            else:
+                cells.append(sourced(num_span(fmt(v, spec, where, f"{ref}{sel}.{c}", lang)), f"{ref}{sel}.{c}", lang, True))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def provenance_md(used: list[str], lang: str) -> str:
+    """The page's last part: for every experiment it uses, title, seeds, libraries and the code itself."""
+    ui = strings(lang)["ui"]["provenance"]
+    out = [f"## {text(ui['heading'])} {{ #provenance }}", "", text(ui["intro"]), ""]
+    for exp in used:
+        path = provenance.source_file(exp).relative_to(ROOT).as_posix()
+        seeds = provenance.seeds(exp)
+        seed_items = "".join(f"<li><code>{text(call)}</code> <small>({text(f)})</small></li>" for f, call in seeds)
+        out += [f'<section class="provenance-entry" id="{source_id(exp)}" markdown>', "",
+                # raw HTML heading: the entries stay out of the page's table of contents
+                f'<h3 id="{source_id(exp)}-title"><bdi lang="en">{text(provenance.title(exp))}</bdi></h3>', "",
+                f'<p id="{source_id(exp)}-about">{text(ui["about"].format(experiment=exp, file=path))}</p>',
+                "<ul>",
+                f"<li>{text(ui['seeds'])}: " + (f"<ul>{seed_items}</ul>" if seeds else text(ui["no_seeds"])) + "</li>",
+                f"<li>{text(ui['libraries'])}: <bdi>{text(', '.join(provenance.libraries(exp)))}</bdi></li>",
+                "</ul>", "",
+                # the code is in the page once, not in the search index (data-search-exclude) nor in the PDF (CSS)
+                f'<details class="example" data-search-exclude markdown="1">',
+                f"<summary>{text(ui['code'])}: {text(path)}</summary>", "",
+                "```python", f'--8<-- "{path}"', "```", "",
+                "</details>", "</section>", ""]
+    return "\n".join(out)
+
 
 
 def download_md(ref: str, where: str, lang: str, page) -> str:
@@ -143,7 +278,7 @@ def download_md(ref: str, where: str, lang: str, page) -> str:
         extra += ui["pages"].format(n=numfmt.fmt(item["pages"], "d", lang))
     url = get_relative_url(f"downloads/{item['file']}", page.url)
     # raw HTML: the file is not a docs page, so mkdocs must not try to validate the link
-    return f'<a href="{url}" download="{item["file"]}">{html.escape(ui[ref])}</a> ({extra})'
+    return f'<a href="{url}" download="{item["file"]}">{text(ui[ref])}</a> ({text(extra)})'
 
 
 def attr(text: str) -> str:
@@ -156,12 +291,17 @@ def chart_files(chart: str, lang: str) -> Path:
     return GEN / "charts" / lang / f"{chart}.vg.json"
 
 
+PROVENANCE = "\x00provenance\x00"
+
+
 def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
     lang = page_lang(config)
     where = f"docs/{lang}/{page.file.src_uri}" if not page.file.src_uri.startswith(lang + "/") else f"docs/{page.file.src_uri}"
+    used: dict[str, None] = {}  # experiments whose numbers the page shows, in order of first use
 
-    def sub(m: re.Match) -> str:
-        kind, ref, arg = m["kind"], m["ref"].strip(), (m["arg"] or "").strip()
+    def resolve(kind: str, ref: str, arg: str) -> str:
+        if kind in ("v", "table"):
+            used[provenance.experiment_of(ref.partition("/")[0])] = None
         if kind == "v":
             return value_html(ref, arg, where, lang)
         if kind == "table":
@@ -170,16 +310,25 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
             if not chart_files(ref, lang).exists():
                 raise PluginError(f"{where}: unknown chart {ref!r}: no generated/charts/{lang}/{ref}.vg.json "
                                   f"(write scripts/charts/{ref}.py and run `make data`)")
+            used.update(dict.fromkeys(provenance.chart_data(ref)))
             return f'\n<div class="chart-slot" data-chart="{ref}"></div>\n'
         if kind == "download":
             return download_md(ref, where, lang, page)
-        raise PluginError(f"{where}: unknown shortcode {{{{ {kind}: … }}}}; use chart, v, table or download")
+        if kind == "provenance" and not ref and not arg:
+            return PROVENANCE
+        raise PluginError(f"{where}: unknown shortcode {{{{ {kind}: {ref} }}}}; use chart, v, table, download "
+                          "or provenance")
 
-    out = SHORTCODE.sub(sub, markdown)
-    left = re.search(r"\{\{.*?\}\}", out)
-    if left:
-        raise PluginError(f"{where}: malformed reference {left.group(0)!r}; see hooks/refs.py for the forms")
-    return out
+    try:
+        out = refparse.substitute(markdown, resolve)
+    except refparse.RefError as err:
+        raise PluginError(f"{where}: {err}") from None
+    if out.count(PROVENANCE) > 1:
+        raise PluginError(f"{where}: {{{{ provenance }}}} appears twice; keep one, at the end of the page")
+    if used and PROVENANCE not in out:
+        raise PluginError(f"{where}: the page shows computed numbers but has no {{{{ provenance }}}}: "
+                          "end it with {{ provenance }} so each number links to the code that made it")
+    return out.replace(PROVENANCE, provenance_md(list(used), lang))
 
 
 @event_priority(50)  # before anything that copies page content (print page, search index)
@@ -201,9 +350,13 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
             f"<td>{html.escape(str(row[k])) if f == 's' else num_span(numfmt.fmt(row[k], f, lang))}</td>"
             for k, _, f in tab["columns"])
             + "</tr>" for row in tab["rows"])
-        data_table = (f'<details class="chart-data abstract"><summary>{html.escape(ui["chart_data"])}</summary>'
-                      f'<div class="md-typeset__table"><table><caption>{isolate_formulas(t["title"])}</caption><thead><tr>{head}</tr></thead>'
-                      f'<tbody>{body}</tbody></table></div></details>')
+        exps = provenance.chart_data(chart)
+        links = ", ".join(f'<a href="#{source_id(e)}"><bdi>{text(e)}</bdi></a>' for e in exps)
+        data_table = (f'<details class="chart-data abstract"><summary>{text(ui["chart_data"])}</summary>'
+                      f'<div class="md-typeset__table"><table data-source="{text(" ".join(exps))}">'
+                      f'<caption>{isolate_formulas(t["title"])}</caption><thead><tr>{head}</tr></thead>'
+                      f'<tbody>{body}</tbody></table></div>'
+                      f'<p class="chart-source">{text(ui["provenance"]["chart_source"])} {links}</p></details>')
         return (f'<figure class="chart" id="chart-{chart}">'
                 f'<div class="chart-view" data-chart="{chart}" role="figure" aria-label="{title}" '
                 f'aria-describedby="caption-{chart}" '

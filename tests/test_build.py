@@ -1,7 +1,9 @@
 """The site builds strictly, and a reference that does not resolve stops the build naming page and id."""
 import os
+import re
 import shutil
 import subprocess
+from html import unescape
 import sys
 from pathlib import Path
 
@@ -47,3 +49,109 @@ def test_unresolved_reference_fails_naming_page_and_id(tmp_path, bad, named):
     proc = build(docs, tmp_path / "site")
     assert proc.returncode != 0, f"{bad!r} should fail the build"
     assert "docs/fa/index.md" in proc.stderr and named in proc.stderr, proc.stderr[-2000:]
+
+
+def copy_docs(tmp_path, extra: str, page: str = "fa/index.md") -> tuple[Path, int]:
+    """A copy of docs/ with `extra` appended to one page; returns the docs folder and extra's first line."""
+    docs = tmp_path / "proj" / "docs"
+    shutil.copytree(ROOT / "docs", docs)
+    target = docs / page
+    text = target.read_text(encoding="utf-8") + "\n\n"
+    target.write_text(text + extra + "\n", encoding="utf-8")
+    return docs, text.count("\n") + 1
+
+
+@pytest.mark.parametrize("bad,named", [
+    ("{{ v: sa_scaling/by_d.3.pmax_raw | .1% }}", "by_d[d=256]"),          # a row of records by position
+    ("{{ table: sa_scaling/by_d.0 | d:d }}", "sa_scaling/by_d.0"),
+    ("{{ v: sa_scaling/by_d[d=7].pmax_raw }}", "matches 0 rows"),          # no such row
+    ("{{ v: sa_heads/by_heads[d=16].heads }}", "matches 4 rows"),           # not one row
+])
+def test_row_of_records_is_chosen_by_meaning_not_position(tmp_path, bad, named):
+    docs, _ = copy_docs(tmp_path, bad)
+    proc = build(docs, tmp_path / "site")
+    assert proc.returncode != 0, f"{bad!r} should fail the build"
+    assert "docs/fa/index.md" in proc.stderr and named in proc.stderr, proc.stderr[-2000:]
+
+
+@pytest.mark.parametrize("bad,named", [
+    ("Text {{ v: sa_scaling/uniform | .3f and more", "unclosed reference"),
+    ("Text {{ v sa_scaling/uniform }} more", "malformed reference"),
+    ("Text {{ v: a | b | c }} more", "malformed reference"),
+])
+def test_unclosed_or_malformed_reference_fails_naming_page_and_line(tmp_path, bad, named):
+    docs, line = copy_docs(tmp_path, "Intro line.\n\n" + bad)
+    proc = build(docs, tmp_path / "site")
+    assert proc.returncode != 0, f"{bad!r} should fail the build"
+    assert "docs/fa/index.md" in proc.stderr and f"line {line + 2}" in proc.stderr and named in proc.stderr, \
+        proc.stderr[-2000:]
+
+
+CODE = '''Inline `{{ v: nope/inline }}` code, and a literal \\{\\{ in prose.
+
+```python
+print(f"{{x}}")  # {{ v: nope/fenced }}
+```
+
+~~~
+{{ v: nope/tilde
+~~~
+
+    {{ v: nope/indented }}
+
+- a list item
+
+        {{ v: nope/in_list_code }}
+'''
+
+
+def test_references_in_code_stay_as_written(tmp_path):
+    docs, _ = copy_docs(tmp_path, CODE)
+    proc = build(docs, tmp_path / "site")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    html = (tmp_path / "site/fa/index.html").read_text(encoding="utf-8")
+    for literal in ("{{ v: nope/inline }}", "nope/fenced", "{{ v: nope/tilde", "{{ v: nope/indented }}",
+                    "{{ v: nope/in_list_code }}"):
+        assert literal in html, f"{literal!r} should be shown as written"
+    assert "a literal {{ in prose" in html
+    assert 'print(f"{{x}}")' in unescape(re.sub(r"<[^>]+>", "", html))
+
+
+HOSTILE = "<img src=x onerror=alert(1)> | \"q\" 'a' <script>alert(2)</script>"
+
+
+def hostile_project(tmp_path) -> Path:
+    """A copy of the project whose strings hold markup: a table header, a chart title, ui strings."""
+    import yaml
+    proj = tmp_path / "proj"
+    shutil.copytree(ROOT / "docs", proj / "docs")
+    shutil.copytree(ROOT / "hooks", proj / "hooks")  # hooks find scripts/i18n next to themselves
+    shutil.copytree(ROOT / "scripts", proj / "scripts", ignore=shutil.ignore_patterns("__pycache__"))
+    for lang in sorted(p.name for p in (ROOT / "docs").iterdir() if p.is_dir()):
+        for name, edit in (("tables-self-attention.yml", lambda s: s["tables"]["sa_scaling/by_d"].update(d=HOSTILE)),
+                           ("charts-self-attention.yml", lambda s: s["charts"]["sa_heads"].update(title=HOSTILE)),
+                           ("site.yml", lambda s: (s["ui"].update(search_dialog=HOSTILE, chart_data=HOSTILE),
+                                                   s["ui"]["provenance"].update(tip=HOSTILE + " {experiment}",
+                                                                                heading=HOSTILE)))):
+            path = proj / "scripts/i18n" / lang / name
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            edit(data)
+            path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return proj / "docs"
+
+
+def test_strings_reach_html_escaped_for_their_place(tmp_path):
+    proc = build(hostile_project(tmp_path), tmp_path / "site")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    for page in ("self-attention/index.html", "fa/self-attention/index.html"):
+        html = (tmp_path / "site" / page).read_text(encoding="utf-8")
+        assert "<img src=x" not in html and "<script>alert" not in html, f"{page}: a string went live as markup"
+        assert "onerror=alert(1)" in html  # shown as text, escaped
+        assert 'aria-label="&lt;img src=x onerror=alert(1)&gt; | &quot;q&quot;' in html  # search dialog, chart
+        # the header with "|" is one cell: the by_d tables keep as many header cells as body cells
+        for table in re.findall(r"<table>.*?</table>", html, re.S):
+            if "onerror" in table:
+                head = re.search(r"<thead>.*?</thead>", table, re.S).group(0)
+                first_row = re.search(r"<tbody>\s*<tr>.*?</tr>", table, re.S).group(0)
+                assert len(re.findall(r"<th[\s>]", head)) == len(re.findall(r"<td[\s>]", first_row)), table[:800]
+        assert re.search(r'data-tip="&lt;img src=x onerror=alert\(1\)&gt; \| &quot;q&quot; &#x27;a&#x27;', html)

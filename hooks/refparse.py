@@ -1,0 +1,89 @@
+"""Find the course's references ({{ kind: ref | arg }}) in a page's Markdown, strictly.
+
+- Code is left as written: fenced blocks (``` or ~~~, any indent), indented code blocks (4 spaces
+  after a blank line, outside lists), snippet lines (--8<--) and inline `code` spans.
+- Everywhere else every `{{` must open a well-formed reference closed by `}}` on the same line;
+  anything else stops the build with the page and line. `\\{\\{` shows a literal `{{` (Markdown's
+  backslash escape), and is not a reference.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+FORM = re.compile(r"\s*(?P<kind>[a-z]+)\s*(?::\s*(?P<ref>[^|{}]*?)\s*)?(?:\|\s*(?P<arg>[^|{}]*?)\s*)?")
+FENCE_OPEN = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
+OPEN = re.compile(r"(?<!\\)\{\{")
+
+
+class RefError(ValueError):
+    """A malformed reference; the message names the line."""
+
+
+def _prose(line: str, lineno: int, resolve: Callable[[str, str, str], str]) -> str:
+    """Resolve references in one line of prose, leaving inline code spans alone."""
+    out, pos = [], 0
+    for code in list(INLINE_CODE.finditer(line)) + [None]:
+        stop = code.start() if code else len(line)
+        out.append(_resolve_span(line[pos:stop], lineno, resolve))
+        if code:
+            out.append(code.group(0))
+            pos = code.end()
+    return "".join(out)
+
+
+def _resolve_span(text: str, lineno: int, resolve) -> str:
+    out, pos = [], 0
+    while (m := OPEN.search(text, pos)):
+        close = text.find("}}", m.end())
+        if close < 0:
+            raise RefError(f"line {lineno}: unclosed reference {text[m.start():m.start() + 60]!r}: "
+                           "close it with }} on the same line (a literal {{ is written \\{\\{)")
+        body = text[m.end():close]
+        form = FORM.fullmatch(body)
+        if not form:
+            raise RefError(f"line {lineno}: malformed reference {{{{{body}}}}}: write "
+                           "{{ v: data/key | fmt }}, {{ table: … }}, {{ chart: … }}, {{ download: … }} or {{ provenance }}")
+        out.append(text[pos:m.start()])
+        out.append(resolve(form["kind"], (form["ref"] or "").strip(), (form["arg"] or "").strip()))
+        pos = close + 2
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def substitute(markdown: str, resolve: Callable[[str, str, str], str]) -> str:
+    """Markdown with every reference outside code replaced by resolve(kind, ref, arg)."""
+    lines = markdown.split("\n")
+    out: list[str] = []
+    fence: str | None = None
+    prev_blank, in_list, in_indented = True, False, False
+    for n, line in enumerate(lines, 1):
+        if fence is not None:  # inside a fenced block: only its closing fence ends it
+            out.append(line)
+            if line.strip().startswith(fence) and set(line.strip()) == {fence[0]} and len(line.strip()) >= len(fence):
+                fence = None
+            continue
+        opened = FENCE_OPEN.match(line)
+        blank = not line.strip()
+        indented = line.startswith(("    ", "\t"))
+        code_indent = line.startswith(("        ", "\t\t", "    \t")) if in_list else indented  # code in a list item: 8
+        if opened:
+            fence = opened["fence"]
+            out.append(line)
+        elif code_indent and (in_indented or prev_blank):
+            in_indented = True  # an indented code block
+            out.append(line)
+        elif line.lstrip().startswith("--8<--"):
+            out.append(line)
+        else:
+            if not blank:
+                in_indented = False
+                if LIST_ITEM.match(line):
+                    in_list = True
+                elif not indented and prev_blank:
+                    in_list = False
+            out.append(_prose(line, n, resolve))
+        prev_blank = blank
+    return "\n".join(out)

@@ -1,0 +1,91 @@
+"""Every computed number on a page says where it comes from, and the page shows that code (site and offline copy)."""
+import html
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from conftest import LANGS, ROOT, pages
+
+OFFLINE = ROOT / "build" / "offline" / "attention-course"
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class Numbers(HTMLParser):
+    """Collects .num elements without a data-source on themselves or an ancestor, links and ids."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack: list[tuple[str, bool]] = []
+        self.nums = 0
+        self.unsourced: list[str] = []
+        self.ids: set[str] = set()
+        self.src_links: list[tuple[str, str, str]] = []  # (href, data-source, data-tip)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        sourced = "data-source" in a or bool(self.stack and self.stack[-1][1])
+        if "id" in a:
+            self.ids.add(a["id"])
+        if "num" in (a.get("class") or "").split():
+            self.nums += 1
+            if not sourced:
+                self.unsourced.append(self.getpos())
+        if tag == "a" and "src" in (a.get("class") or "").split():
+            self.src_links.append((a.get("href", ""), a.get("data-source", ""), a.get("data-tip", "")))
+        if tag not in VOID:
+            self.stack.append((tag, sourced))
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            if self.stack.pop()[0] == tag:
+                break
+
+
+def page_file(root: Path, lang: str, page: str, offline: bool) -> Path:
+    folder = root if lang == LANGS[0] else root / lang
+    if offline:
+        return folder / f"{page}.html"
+    return folder / ("index.html" if page == "index" else f"{page}/index.html")
+
+
+def experiment_code_shown(text: str, exp: str) -> bool:
+    """The entry's <details> holds the experiment file as it is (its last code line, escaped, tags removed)."""
+    src = (ROOT / "scripts/experiments" / f"{exp}.py").read_text(encoding="utf-8")
+    last = [l for l in src.splitlines() if l.strip()][-1].strip()
+    entry = text.split(f'id="src-{exp}"', 1)[1].split("</section>", 1)[0]
+    shown = html.unescape(re.sub(r"<[^>]+>", "", entry))
+    return "<details" in entry and last in shown
+
+
+@pytest.mark.parametrize("offline", [False, True], ids=["site", "offline"])
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", pages())
+def test_every_number_carries_its_source(site_dir, page, lang, offline):
+    root = OFFLINE if offline else site_dir
+    path = page_file(root, lang, page, offline)
+    assert path.exists(), f"{path} is missing: run `make site`"
+    text = path.read_text(encoding="utf-8")
+    p = Numbers()
+    p.feed(text)
+    assert not p.unsourced, f"{path}: numbers without data-source at (line, col) {p.unsourced[:5]}"
+    if not p.nums:
+        return
+    assert "provenance" in p.ids, f"{path}: numbers but no 'How these numbers were computed' part"
+    assert p.src_links, f"{path}: no number links to its source"
+    for href, source, tip in p.src_links:
+        exp = source.split("/", 1)[0].split(":")[-1]
+        assert href == f"#src-{exp}" and f"src-{exp}" in p.ids, f"{path}: {source} links to {href}, not its entry"
+        assert exp in tip and source.split("/", 1)[1] in tip, f"{path}: tooltip {tip!r} does not name {source}"
+    for exp in sorted({h[len("#src-"):] for h, _, _ in p.src_links}):
+        assert experiment_code_shown(text, exp), f"{path}: the entry for {exp} does not show its code"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_provenance_part_is_in_the_page_language(site_dir, lang):
+    import yaml
+    heading = yaml.safe_load((ROOT / "scripts/i18n" / lang / "site.yml").read_text(encoding="utf-8"))["ui"]["provenance"]["heading"]
+    text = page_file(site_dir, lang, "self-attention", False).read_text(encoding="utf-8")
+    assert re.search(rf'<h2 id="provenance">{re.escape(heading)}', text)
+    assert 'data-source="sa_scaling/by_d[d=256].pmax_raw"' in text  # a row chosen by meaning, as written
