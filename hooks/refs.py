@@ -246,7 +246,8 @@ def provenance_md(used: list[str], lang: str) -> str:
         seed_items = "".join(f"<li><code>{text(call)}</code> <small>({text(f)})</small></li>" for f, call in seeds)
         out += [f'<section class="provenance-entry" id="{source_id(exp)}" markdown>', "",
                 # raw HTML heading: the entries stay out of the page's table of contents
-                f'<h3 id="{source_id(exp)}-title"><bdi lang="en">{text(provenance.title(exp))}</bdi></h3>', "",
+                # a span with dir isolates like <bdi> but wraps: a title is a whole line, not a phrase to keep whole
+                f'<h3 id="{source_id(exp)}-title"><span lang="en" dir="ltr">{text(provenance.title(exp))}</span></h3>', "",
                 f'<p id="{source_id(exp)}-about">{text(ui["about"].format(experiment=exp, file=path))}</p>',
                 "<ul>",
                 f"<li>{text(ui['seeds'])}: " + (f"<ul>{seed_items}</ul>" if seeds else text(ui["no_seeds"])) + "</li>",
