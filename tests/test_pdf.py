@@ -1,11 +1,15 @@
-"""The printed notes: one A4 PDF per language with cover, contents, both lessons, page numbers in the
-language, embedded fonts, every lesson heading findable as text, and no slider text."""
+"""The printed notes: one A4 PDF per language with cover, contents, the lessons, page numbers in the
+language, embedded fonts, every lesson heading findable as text, and no slider text; contents page
+numbers that point where the headings really are, nested contents, no page left mostly empty by a
+figure, print captions, metadata with the title once."""
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+
+from scripts.common import course
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADING = re.compile(r"^#{1,2}\s+(.*?)\s*(?:\{\s*#[\w-]+\s*\})?\s*$", re.M)
@@ -31,7 +35,7 @@ def squash(s: str) -> str:
     return re.sub(r"\s+", " ", s)
 
 
-@pytest.mark.parametrize("lang", ["uk", "fa"])
+@pytest.mark.parametrize("lang", course.codes())
 def test_pdf_shape_and_fonts(site_dir, lang):
     path = pdf(site_dir, lang)
     reader = PdfReader(str(path))
@@ -45,11 +49,11 @@ def test_pdf_shape_and_fonts(site_dir, lang):
         assert "Vazirmatn" in fonts
 
 
-@pytest.mark.parametrize("lang", ["uk", "fa"])
+@pytest.mark.parametrize("lang", course.codes())
 def test_pdf_has_every_heading_and_no_controls(site_dir, lang):
     body = squash(text(pdf(site_dir, lang)))
     words_in_pdf = set(re.findall(r"[\w\u200c]+", body))
-    for lesson in ("self-attention", "cross-attention"):
+    for lesson in course.lessons():
         md = (ROOT / "docs" / lang / f"{lesson}.md").read_text(encoding="utf-8")
         for heading in HEADING.findall(md):
             plain = re.sub(r"\$[^$]*\$|`[^`]*`", "", heading).translate(BIDI_AND_HAMZA)
@@ -80,7 +84,6 @@ def test_cover_date_in_the_language_calendar():
 
 
 # ── Contents, layout, captions, metadata (issue 12, printed notes) ─────────────────────────────
-from scripts.common import course  # noqa: E402
 from scripts.common.i18n import strings  # noqa: E402
 
 LANGS = course.codes()
@@ -93,8 +96,11 @@ def page_text(path: Path, n: int) -> str:
     return out.translate(BIDI_AND_HAMZA)
 
 
+MARKS = dict.fromkeys(range(0x064B, 0x0660))  # Arabic-script vowel marks: pdftotext moves them around
+
+
 def words(s: str) -> set[str]:
-    return set(re.findall(r"[\w\u200c]+", s))
+    return set(re.findall(r"[\w\u200c]+", s.translate(MARKS)))
 
 
 def headings(lang: str) -> list[tuple[int, str, str]]:
@@ -107,13 +113,14 @@ def headings(lang: str) -> list[tuple[int, str, str]]:
 
 
 def title_words(title: str) -> list[str]:
-    plain = re.sub(r"\$[^$]*\$|`[^`]*`", "", title).translate(BIDI_AND_HAMZA)
+    plain = re.sub(r"\$[^$]*\$|`[^`]*`", "", title).translate(BIDI_AND_HAMZA).translate(MARKS)
     return [w for w in re.findall(r"[\w\u200c]+", plain) if len(w) > 2]
 
 
 def lesson_starts(reader: PdfReader) -> set[int]:
     """Pages (1-based) where a lesson or the appendix begins: the outline's top level (the h1s)."""
-    return {reader.get_destination_page_number(o) + 1 for o in reader.outline if not isinstance(o, list)}
+    tops = {reader.get_destination_page_number(o) + 1 for o in reader.outline if not isinstance(o, list)}
+    return tops - {1}  # the cover's title is an h1 too
 
 
 def contents_lines(path: Path, lang: str) -> list[tuple[str, str]]:
@@ -121,11 +128,12 @@ def contents_lines(path: Path, lang: str) -> list[tuple[str, str]]:
     reader = PdfReader(str(path))
     first_lesson = min(lesson_starts(reader))
     digits = course.language(lang).numerals
+    footer = strings(lang)["ui"]["print"]["page"].strip().translate(BIDI_AND_HAMZA)
     lines = []
     for n in range(2, first_lesson):
         for line in page_text(path, n).splitlines():
             m = re.search(f"[{digits}]+", line)
-            if m and "." * 5 in line.replace(" ", ""):  # a contents line: title, dotted leader, number
+            if m and footer not in line:  # a contents line: title, leader, number (not the page footer)
                 lines.append((line, m.group(0)))
     return lines
 
@@ -214,8 +222,8 @@ def test_print_captions_say_what_the_page_shows(site_dir, lang):
         caption = charts[chart].get("print_caption", "")
         assert caption, f"{lang}: chart {chart} has no print_caption"
         assert not any(w in caption.lower() for w in SCREEN_ONLY.get(lang, ())), f"{lang}/{chart}: «{caption}»"
-        missing = [w for w in title_words(caption) if w not in body]
-        assert len(missing) <= 2, f"{lang}: the printed caption of {chart} is not in the PDF (missing {missing})"
+        missing = [w for w in title_words(caption) if w not in body]  # pdftotext mangles a few Persian words
+        assert len(missing) <= len(title_words(caption)) // 5, f"{lang}: the printed caption of {chart} is not in the PDF (missing {missing})"
 
 
 @pytest.mark.parametrize("lang", LANGS)
