@@ -67,7 +67,12 @@ def print_captions(content: str, lang: str, where: str) -> str:
             raise SystemExit(f"{where}: chart {m.group(1)!r} has no print_caption: add one beside its strings in "
                              f"scripts/i18n/{lang}/ (what the printed, initial state shows; no sliders or hovering)")
         return f'<figcaption id="caption-{m.group(1)}" class="print-caption">{isolate(" ".join(text.split()))}</figcaption>'
-    return FIGCAPTION.sub(caption, content)
+    out, n = FIGCAPTION.subn(caption, content)
+    charts_here = content.count('<figure class="chart"')
+    if n != charts_here:
+        raise SystemExit(f"{where}: {charts_here} charts but {n} captions found: "
+                         "hooks/refs.py changed its figcaption markup; update FIGCAPTION in tools/pdf.py")
+    return out
 
 
 def isolate(text: str) -> str:
