@@ -1,11 +1,15 @@
-"""The printed notes: one A4 PDF per language with cover, contents, both lessons, page numbers in the
-language, embedded fonts, every lesson heading findable as text, and no slider text."""
+"""The printed notes: one A4 PDF per language with cover, contents, the lessons, page numbers in the
+language, embedded fonts, every lesson heading findable as text, and no slider text; contents page
+numbers that point where the headings really are, nested contents, no page left mostly empty by a
+figure, print captions, metadata with the title once."""
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+
+from scripts.common import course
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADING = re.compile(r"^#{1,2}\s+(.*?)\s*(?:\{\s*#[\w-]+\s*\})?\s*$", re.M)
@@ -31,7 +35,7 @@ def squash(s: str) -> str:
     return re.sub(r"\s+", " ", s)
 
 
-@pytest.mark.parametrize("lang", ["uk", "fa"])
+@pytest.mark.parametrize("lang", course.codes())
 def test_pdf_shape_and_fonts(site_dir, lang):
     path = pdf(site_dir, lang)
     reader = PdfReader(str(path))
@@ -45,11 +49,11 @@ def test_pdf_shape_and_fonts(site_dir, lang):
         assert "Vazirmatn" in fonts
 
 
-@pytest.mark.parametrize("lang", ["uk", "fa"])
+@pytest.mark.parametrize("lang", course.codes())
 def test_pdf_has_every_heading_and_no_controls(site_dir, lang):
     body = squash(text(pdf(site_dir, lang)))
     words_in_pdf = set(re.findall(r"[\w\u200c]+", body))
-    for lesson in ("self-attention", "cross-attention"):
+    for lesson in course.lessons():
         md = (ROOT / "docs" / lang / f"{lesson}.md").read_text(encoding="utf-8")
         for heading in HEADING.findall(md):
             plain = re.sub(r"\$[^$]*\$|`[^`]*`", "", heading).translate(BIDI_AND_HAMZA)
@@ -67,12 +71,167 @@ def test_printed_strings_are_in_the_language(site_dir):
     assert "Table of Contents" not in fa + uk and "Page " not in fa + uk
 
 
-def test_persian_cover_date_is_solar_hijri():
+def test_cover_date_in_the_language_calendar():
+    """Solar Hijri in Persian (jdatetime), Gregorian in Ukrainian, each in its own digits."""
     import datetime as dt
-    from pdf import date_text, gregorian_to_jalali
-    assert gregorian_to_jalali(2026, 3, 21) == (1405, 1, 1)     # Nowruz 1405
-    assert gregorian_to_jalali(2026, 11, 30) == (1405, 9, 9)
-    assert gregorian_to_jalali(2024, 3, 19) == (1402, 12, 29)   # last day of 1402
+    from pdf import date_text
     from scripts.common.i18n import strings
-    assert date_text("fa", strings("fa")["ui"]["print"], dt.date(2026, 11, 30)) == "۹ آذر ۱۴۰۵"
-    assert date_text("uk", strings("uk")["ui"]["print"], dt.date(2026, 11, 30)) == "30 листопада 2026"
+    fa, uk = strings("fa")["ui"]["print"], strings("uk")["ui"]["print"]
+    assert date_text("fa", fa, dt.date(2026, 3, 21)) == "۱ فروردین ۱۴۰۵"      # Nowruz 1405
+    assert date_text("fa", fa, dt.date(2026, 11, 30)) == "۹ آذر ۱۴۰۵"
+    assert date_text("fa", fa, dt.date(2024, 3, 19)) == "۲۹ اسفند ۱۴۰۲"      # last day of 1402
+    assert date_text("uk", uk, dt.date(2026, 11, 30)) == "30 листопада 2026"
+
+
+# ── Contents, layout, captions, metadata (issue 12, printed notes) ─────────────────────────────
+from scripts.common.i18n import strings  # noqa: E402
+
+LANGS = course.codes()
+H12 = re.compile(r"^(#{1,2})\s+(.*?)\s*\{\s*#([\w-]+)\s*\}\s*$", re.M)
+
+
+def page_text(path: Path, n: int) -> str:
+    out = subprocess.run(["pdftotext", "-layout", "-f", str(n), "-l", str(n), str(path), "-"],
+                         capture_output=True, text=True, check=True).stdout
+    return out.translate(BIDI_AND_HAMZA)
+
+
+MARKS = dict.fromkeys(range(0x064B, 0x0660))  # Arabic-script vowel marks: pdftotext moves them around
+
+
+def words(s: str) -> set[str]:
+    return set(re.findall(r"[\w\u200c]+", s.translate(MARKS)))
+
+
+def headings(lang: str) -> list[tuple[int, str, str]]:
+    """(level, title, anchor) of every lesson's h1 and h2, in course order, as the contents lists them."""
+    out = []
+    for lesson in course.lessons():
+        md = (ROOT / "docs" / lang / f"{lesson}.md").read_text(encoding="utf-8")
+        out += [(len(h), t, f"{lesson}--{i}") for h, t, i in H12.findall(md)]
+    return out
+
+
+def title_words(title: str) -> list[str]:
+    plain = re.sub(r"\$[^$]*\$|`[^`]*`", "", title).translate(BIDI_AND_HAMZA).translate(MARKS)
+    return [w for w in re.findall(r"[\w\u200c]+", plain) if len(w) > 2]
+
+
+def lesson_starts(reader: PdfReader) -> set[int]:
+    """Pages (1-based) where a lesson or the appendix begins: the outline's top level (the h1s)."""
+    tops = {reader.get_destination_page_number(o) + 1 for o in reader.outline if not isinstance(o, list)}
+    return tops - {1}  # the cover's title is an h1 too
+
+
+def contents_lines(path: Path, lang: str) -> list[tuple[str, str]]:
+    """(line, its number as printed) of every contents line that ends in a page number."""
+    reader = PdfReader(str(path))
+    first_lesson = min(lesson_starts(reader))
+    digits = course.language(lang).numerals
+    footer = strings(lang)["ui"]["print"]["page"].strip().translate(BIDI_AND_HAMZA)
+    lines = []
+    for n in range(2, first_lesson):
+        for line in page_text(path, n).splitlines():
+            m = re.search(f"[{digits}]+", line)
+            if m and footer not in line:  # a contents line: title, leader, number (not the page footer)
+                lines.append((line, m.group(0)))
+    return lines
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_contents_page_numbers_are_where_the_headings_are(site_dir, lang):
+    path = pdf(site_dir, lang)
+    digits = course.language(lang).numerals
+    lines = contents_lines(path, lang)
+    expected = headings(lang)
+    answers = strings(lang)["exercises"]["ui"]["answers"]
+    assert len(lines) == len(expected) + 1, f"{lang}: one contents line per lesson, section and the answers: {lines}"
+    numbers = []
+    for (line, number), (level, title, _) in zip(lines, expected + [(1, answers, "answers")]):
+        assert not (set("0123456789") - set(digits)) & set(line), f"{lang}: Latin digits in a contents line «{line}»"
+        page = int(number.translate(str.maketrans(digits, "0123456789")))
+        missing = [w for w in title_words(title) if w not in words(squash(page_text(path, page)))]
+        assert not missing, f"{lang}: contents says «{title}» is on page {page}, but that page lacks {missing}"
+        assert not set(title_words(title)) - words(line), f"{lang}: contents line «{line}» is not «{title}»"
+        numbers.append(page)
+    assert numbers == sorted(numbers), f"{lang}: contents page numbers run backwards: {numbers}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_contents_is_nested_lessons_then_sections(site_dir, lang):
+    """Section links are indented from their lesson's link on the side the language starts from."""
+    reader = PdfReader(str(pdf(site_dir, lang)))
+    starts = lesson_starts(reader)
+    level = {anchor: lvl for lvl, _, anchor in headings(lang)}
+    rects = {1: [], 2: []}
+    for page in reader.pages[1:min(starts) - 1]:
+        for annot in page.get("/Annots") or []:
+            a = annot.get_object()
+            dest = str(a.get("/Dest", "")).lstrip("/")
+            if dest in level:
+                rects[level[dest]].append([float(v) for v in a["/Rect"]])
+    assert len(rects[1]) == len(course.lessons()) and rects[2], f"{lang}: contents links {rects}"
+    if course.language(lang).rtl:  # indented from the right
+        assert max(r[2] for r in rects[2]) < min(r[2] for r in rects[1]) - 10
+    else:
+        assert min(r[0] for r in rects[2]) > max(r[0] for r in rects[1]) + 10
+
+
+def emptiness(path: Path) -> list[float]:
+    """For each page, the share of the text area (between the page margins) left blank at its foot."""
+    from PIL import Image
+    import tempfile
+    out = []
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run(["pdftoppm", "-gray", "-r", "30", str(path), f"{d}/p"], check=True)
+        for f in sorted(Path(d).glob("p-*.pgm")):
+            im = Image.open(f)
+            w, h = im.size
+            px = im.load()
+            top, bottom = int(h * 16 / 297), int(h * (297 - 18) / 297)   # tools/pdf.py's @page margins
+            ink = [y for y in range(top, bottom) if any(px[x, y] < 200 for x in range(w))]
+            out.append((bottom - (ink[-1] if ink else top)) / (bottom - top))
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_page_left_mostly_empty(site_dir, lang):
+    """A figure that moves to the next page leaves at most ~40 % of a page blank, except before a
+    lesson or the appendix (which start on a new page) and on the last page."""
+    path = pdf(site_dir, lang)
+    starts = lesson_starts(PdfReader(str(path)))
+    blank = emptiness(path)
+    loose = [(n, f"{e:.0%}") for n, e in enumerate(blank, 1)
+             if e > 0.42 and n + 1 not in starts and n != len(blank) and n != 1]
+    assert not loose, f"{lang}: pages more than 40 % empty (page, blank share): {loose}"
+
+
+SCREEN_ONLY = {"uk": ("повзун", "наведи", "наведення", "перемикач", "мишу"), "fa": ("لغزنده", "ببرید", "کادر انتخاب")}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_print_captions_say_what_the_page_shows(site_dir, lang):
+    body = words(squash(text(pdf(site_dir, lang))))
+    charts = strings(lang)["charts"]
+    used = set()
+    for lesson in course.lessons():
+        used |= set(re.findall(r"\{\{\s*chart:\s*([\w-]+)\s*\}\}",
+                               (ROOT / "docs" / lang / f"{lesson}.md").read_text(encoding="utf-8")))
+    assert used
+    for chart in sorted(used):
+        caption = charts[chart].get("print_caption", "")
+        assert caption, f"{lang}: chart {chart} has no print_caption"
+        assert not any(w in caption.lower() for w in SCREEN_ONLY.get(lang, ())), f"{lang}/{chart}: «{caption}»"
+        missing = [w for w in title_words(caption) if w not in body]  # pdftotext mangles a few Persian words
+        assert len(missing) <= len(title_words(caption)) // 5, f"{lang}: the printed caption of {chart} is not in the PDF (missing {missing})"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_metadata_title_once_author_subject_language(site_dir, lang):
+    from pdf import site_texts
+    reader = PdfReader(str(pdf(site_dir, lang)))
+    meta = reader.metadata
+    name, description = site_texts(lang)
+    assert meta.title == name, f"{lang}: PDF title {meta.title!r}, expected the course name once"
+    assert meta.author and meta.subject == description
+    assert str(reader.trailer["/Root"].get("/Lang")) == lang

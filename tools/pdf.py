@@ -1,14 +1,22 @@
 """Printable course notes: one A4 PDF per language, from the offline build, in Debian's chromium.
 
     python tools/pdf.py   -> build/downloads/attention-course-<lang>.pdf
-Each PDF: a cover (title, language, build date), contents, the lessons in order, page numbers in
-the language's digits (CSS page margin boxes), charts as vector SVG in their initial state,
-controls hidden by the print stylesheet. Run tools/offline.py first (make site does).
+Each PDF: a designed cover (title, a course figure, the date in the language's calendar and digits),
+contents with page numbers, the lessons in order (course.lessons()), the exercises' answers, page numbers
+in the language's digits (CSS page margin boxes), charts as vector SVG in their initial state with
+captions that say what that state shows (`print_caption` beside each chart's strings).
+The lessons come from the files hooks/print_pages.py saves during the offline build (mkdocs' own page
+content and toc), never from parsing the built HTML. Run tools/offline.py first (make site does).
+
+Contents page numbers: Chromium has no `target-counter`, so the page is printed once, the page of every
+contents link's target is read back from the PDF (its named destinations), and the page is printed
+again with those numbers, until the numbers no longer change.
 """
 from __future__ import annotations
 
 import datetime as dt
 import html
+import json
 import os
 import re
 import shutil
@@ -22,57 +30,90 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 from browser import ALL_CHARTS_RENDERED, launch  # noqa: E402
 from offline import DOWNLOADS, OUT, record  # noqa: E402
-from scripts.common import numfmt  # noqa: E402
-from scripts.common.i18n import languages, strings  # noqa: E402
+from hooks.print_pages import SHELL_SLOT, folder_for  # noqa: E402
+from scripts.common import course, numfmt  # noqa: E402
+from scripts.common.i18n import strings  # noqa: E402
 
-LESSONS = ("self-attention", "cross-attention")
-ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*?)</article>', re.S)
+PASSES = 4  # printings at most until the contents' page numbers settle (two suffice unless a number's width moves a break)
 
 
 def folder(lang: str) -> Path:
-    return OUT if lang == "uk" else OUT / lang
+    """The language's folder in the offline copy (the print page sits beside its lessons, so links resolve)."""
+    return OUT / course.language(lang).prefix
 
 
-def lesson_article(lang: str, name: str) -> tuple[str, list[tuple[str, str]]]:
-    """The lesson's article with ids prefixed (two lessons may share a heading id) and its h1/h2 list."""
-    page = (folder(lang) / f"{name}.html").read_text(encoding="utf-8")
-    body = ARTICLE.search(page).group(1)
+def lesson_pages(lang: str) -> list[dict]:
+    """Each lesson's saved page (hooks/print_pages.py), in course order, with `name` added."""
+    out = []
+    for name in course.lessons():
+        saved = folder_for(OUT) / lang / f"{name}.json"
+        if not saved.exists():
+            raise SystemExit(f"{saved.relative_to(ROOT)} is missing: run tools/offline.py (make site does); "
+                             "hooks/print_pages.py must be listed in mkdocs.yml hooks")
+        out.append(dict(json.loads(saved.read_text(encoding="utf-8")), name=name))
+    return out
+
+
+FIGCAPTION = re.compile(r'<figcaption id="caption-([\w-]+)">.*?</figcaption>', re.S)
+
+
+def print_captions(content: str, lang: str, where: str) -> str:
+    """On paper a chart stays in its initial state: its caption says what that state shows."""
+    charts = strings(lang)["charts"]
+
+    def caption(m: re.Match) -> str:
+        text = charts.get(m.group(1), {}).get("print_caption")
+        if not text:
+            raise SystemExit(f"{where}: chart {m.group(1)!r} has no print_caption: add one beside its strings in "
+                             f"scripts/i18n/{lang}/ (what the printed, initial state shows; no sliders or hovering)")
+        return f'<figcaption id="caption-{m.group(1)}" class="print-caption">{isolate(" ".join(text.split()))}</figcaption>'
+    out, n = FIGCAPTION.subn(caption, content)
+    charts_here = content.count('<figure class="chart"')
+    if n != charts_here:
+        raise SystemExit(f"{where}: {charts_here} charts but {n} captions found: "
+                         "hooks/refs.py changed its figcaption markup; update FIGCAPTION in tools/pdf.py")
+    return out
+
+
+def isolate(text: str) -> str:
+    from hooks.bidi import isolate_formulas
+    return isolate_formulas(text)
+
+
+def lesson_body(page: dict, lang: str) -> str:
+    """The lesson's content with ids prefixed by its name (two lessons may share a heading id)."""
+    name = page["name"]
+    body = print_captions(page["content"], lang, f"{lang}/{name}")
     body = re.sub(r'<a class="headerlink"[^>]*>.*?</a>', "", body)
     body = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{name}--{m.group(1)}"', body)
     body = re.sub(r'href="#([^"]+)"', lambda m: f'href="#{name}--{m.group(1)}"', body)
-    heads = [(f"{name}--{i}", re.sub(r"<[^>]+>", "", t).strip(), int(level))
-             for level, i, t in re.findall(r'<h([12]) id="' + re.escape(name) + r'--([^"]+)"[^>]*>(.*?)</h[12]>', body, re.S)]
-    return f'<section class="print-lesson">{body}</section>', heads
+    return f'<section class="print-lesson">{body}</section>'
 
 
-def gregorian_to_jalali(gy: int, gm: int, gd: int) -> tuple[int, int, int]:
-    """The Solar Hijri (Jalali) date Persian readers use, by the usual 33-year-cycle arithmetic."""
-    before = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334]
-    gy2 = gy + 1 if gm > 2 else gy
-    days = 355666 + 365 * gy + (gy2 + 3) // 4 - (gy2 + 99) // 100 + (gy2 + 399) // 400 + gd + before[gm - 1]
-    jy = -1595 + 33 * (days // 12053)
-    days %= 12053
-    jy += 4 * (days // 1461)
-    days %= 1461
-    if days > 365:
-        jy += (days - 1) // 365
-        days = (days - 1) % 365
-    if days < 186:
-        return jy, 1 + days // 31, 1 + days % 31
-    return jy, 7 + (days - 186) // 30, 1 + (days - 186) % 30
+def contents_entries(pages: list[dict]) -> list[dict]:
+    """Lessons, then their sections: [{"anchor", "title", "children": [...]}] from each page's own toc."""
+    out = []
+    for page in pages:
+        for h1 in page["toc"]:
+            out.append({"anchor": f'{page["name"]}--{h1["id"]}', "title": h1["title"],
+                        "children": [{"anchor": f'{page["name"]}--{h2["id"]}', "title": h2["title"], "children": []}
+                                     for h2 in h1["children"]]})
+    return out
 
 
 def date_text(lang: str, ui: dict, today: dt.date | None = None) -> str:
+    """The date in the language's calendar (course.language(lang).calendar), month names from ui.print."""
     today = today or dt.date.today()
-    y, m, d = (gregorian_to_jalali(today.year, today.month, today.day) if ui.get("calendar") == "jalali"
-               else (today.year, today.month, today.day))
-    return f"{numfmt.fmt(d, 'd', lang)} {ui['months'][m - 1]} {numfmt.fmt(y, 'd', lang)}"
+    if course.language(lang).calendar == "persian":
+        import jdatetime  # maintained Solar Hijri arithmetic (pinned in requirements.txt)
+        today = jdatetime.date.fromgregorian(date=today)
+    return f"{numfmt.fmt(today.day, 'd', lang)} {ui['months'][today.month - 1]} {numfmt.fmt(today.year, 'd', lang)}"
 
 
 SOLUTION = re.compile(r'<details\b([^>]*\bclass="exercise-solution"[^>]*)>\s*<summary>.*?</summary>(.*?)</details>', re.S)
 
 
-def answers_appendix(lang: str, lessons: list[str]) -> tuple[str, list[tuple[str, str, int]]]:
+def answers_appendix(lang: str, lessons: list[str]) -> tuple[str, list[dict]]:
     """The exercises' answers and worked solutions, lesson by lesson, numbered as in the lessons
     (their closed <details class="exercise-solution"> moved to the end; print CSS hides them in place)."""
     title = strings(lang)["exercises"]["ui"]["answers"]
@@ -88,56 +129,132 @@ def answers_appendix(lang: str, lessons: list[str]) -> tuple[str, list[tuple[str
             parts.append(f'<div class="print-answer"><h3>{html.escape(number)}</h3>{solution}</div>')
     if not parts:
         return "", []
-    style = ("<style>.print-answers { break-before: page; } .print-answer { break-inside: avoid; }"
-             " .print-answers h3 { margin: 1em 0 .2em; }</style>")
-    section = f'{style}<section class="print-answers"><h1 id="answers">{html.escape(title)}</h1>{"".join(parts)}</section>'
-    return section, [("answers", title, 1)]
+    section = f'<section class="print-answers"><h1 id="answers">{html.escape(title)}</h1>{"".join(parts)}</section>'
+    return section, [{"anchor": "answers", "title": title, "children": []}]
 
 
-def print_page(lang: str) -> Path:
-    s = strings(lang)
-    ui = s["ui"]["print"]
-    template = (folder(lang) / "index.html").read_text(encoding="utf-8")
-    lessons, toc = [], []
-    for name in LESSONS:
-        body, heads = lesson_article(lang, name)
-        lessons.append(body)
-        toc += heads
-    appendix, appendix_toc = answers_appendix(lang, lessons)
-    toc += appendix_toc
-    site_name = re.search(r"<title>(.*?)</title>", template, re.S).group(1).split(" - ")[-1].strip()
-    toc_html = "".join(f'<li class="toc-h{level}"><a href="#{anchor}">{html.escape(text)}</a></li>'
-                       for anchor, text, level in toc)
-    cover = (f'<section class="print-cover"><h1>{html.escape(site_name)}</h1>'
-             f'<p class="print-subtitle">{html.escape(ui["subtitle"])}</p>'
-             f'<p>{html.escape(ui["language"])}</p>'
-             f'<p>{html.escape(ui["built"].format(date=date_text(lang, ui)))}</p></section>'
-             f'<nav class="print-toc"><h2>{html.escape(ui["contents"])}</h2><ol>{toc_html}</ol></nav>')
+def site_texts(lang: str) -> tuple[str, str]:
+    """The language's site name and description, as the i18n plugin's settings give them in mkdocs.yml."""
+    config = course.mkdocs_config()
+    entry = next(e for e in course._i18n_plugin(config)["languages"] if e["locale"] == lang)
+    return entry.get("site_name", config["site_name"]), entry.get("site_description", config.get("site_description", ""))
+
+
+def contents_html(entries: list[dict], numbers: dict[str, int], lang: str, title: str) -> str:
+    def items(level: list[dict], cls: str) -> str:
+        out = []
+        for e in level:
+            page = numfmt.fmt(numbers.get(e["anchor"], 88), "d", lang)  # 88: a placeholder as wide as most numbers
+            sub = f'<ol class="toc-sections">{items(e["children"], "toc-section")}</ol>' if e["children"] else ""
+            out.append(f'<li class="{cls}"><a href="#{e["anchor"]}"><span class="toc-title">{isolate(e["title"])}</span>'
+                       f'<span class="toc-page">{page}</span></a>{sub}</li>')
+        return "".join(out)
+    return f'<nav class="print-toc"><h2>{html.escape(title)}</h2><ol class="toc-lessons">{items(entries, "toc-lesson")}</ol></nav>'
+
+
+def cover_html(lang: str, ui: dict) -> str:
+    name, _ = site_texts(lang)
+    svg = OUT / "assets" / "charts" / lang / f"{ui['cover_chart']}.svg"
+    if not svg.exists():
+        raise SystemExit(f"{svg} is missing: ui.print.cover_chart in scripts/i18n/{lang}/site.yml must name a chart "
+                         "(its static SVG is copied by the build)")
+    src = os.path.relpath(svg, folder(lang)).replace(os.sep, "/")
+    return (f'<section class="print-cover"><p class="print-kicker">{html.escape(ui["subtitle"])}</p>'
+            f'<h1>{html.escape(name)}</h1><p class="print-tagline">{html.escape(ui["tagline"])}</p>'
+            f'<figure class="print-cover-figure"><img src="{src}" alt=""></figure>'
+            f'<p class="print-date">{html.escape(ui["built"].format(date=date_text(lang, ui)))}</p></section>')
+
+
+def print_page(lang: str, numbers: dict[str, int] | None = None) -> tuple[Path, list[dict]]:
+    """Write <offline>/<lang folder>/print.html; returns it and the contents entries (for the page numbers)."""
+    ui = strings(lang)["ui"]["print"]
+    pages = lesson_pages(lang)
+    lessons = [lesson_body(p, lang) for p in pages]
+    appendix, appendix_entry = answers_appendix(lang, lessons)
+    entries = contents_entries(pages) + appendix_entry
+    article = (f'<article class="md-content__inner md-typeset print-notes">{cover_html(lang, ui)}'
+               f'{contents_html(entries, numbers or {}, lang, ui["contents"])}{"".join(lessons)}{appendix}</article>')
     page_css = f"""<style>
 @page {{ size: A4; margin: 16mm 15mm 18mm;
   @bottom-center {{ content: "{ui['page']}" counter(page, {ui['counter']});
-    font-family: {'Vazirmatn' if lang == 'fa' else 'sans-serif'}; font-size: 9pt; color: #555; }} }}
+    font-family: {course.language(lang).font['family']}; font-size: 9pt; color: #555; }} }}
 @page :first {{ @bottom-center {{ content: none; }} }}
-.print-cover {{ break-after: page; padding-top: 30vh; text-align: center; }}
-.print-cover h1 {{ font-size: 2.4em; margin-bottom: .4em; }}
-.print-subtitle {{ font-size: 1.3em; }}
-.print-toc {{ break-after: page; }}
-.print-toc ol {{ list-style: none; padding: 0; }}
-.print-toc .toc-h1 {{ font-weight: 700; margin-top: .8em; }} .print-toc .toc-h2 {{ margin-inline-start: 1.5em; }}
-.print-toc a {{ text-decoration: none; color: inherit; }}
-.print-lesson {{ break-before: page; }}
-.md-main__inner {{ margin: 0; }} .md-content {{ max-width: none; }}
-.md-typeset figure.chart {{ break-inside: avoid; }}
 </style>"""
-    article = f'<article class="md-content__inner md-typeset">{cover}{"".join(lessons)}{appendix}</article>'
-    out = ARTICLE.sub(lambda m: article, template, count=1).replace("</head>", page_css + "</head>", 1)
+    shell = pages[0]["shell"]
+    out = shell.replace(SHELL_SLOT, article, 1).replace("</head>", page_css + "</head>", 1)
     target = folder(lang) / "print.html"
     target.write_text(out, encoding="utf-8")
-    return target
+    return target, entries
+
+
+def anchors(entries: list[dict]) -> list[str]:
+    return [a for e in entries for a in [e["anchor"], *anchors(e["children"])]]
+
+
+def target_pages(path: Path, wanted: list[str]) -> dict[str, int]:
+    """Page (1-based, as the page footer counts) of each contents link's target, from the PDF's
+    named destinations (Chromium names each linked element's id)."""
+    from pypdf import PdfReader
+    reader = PdfReader(str(path))
+    dests = {name.lstrip("/"): d for name, d in reader.named_destinations.items()}  # pypdf keeps the name's "/"
+    missing = [a for a in wanted if a not in dests]
+    if missing:
+        raise SystemExit(f"{path.name}: no destination in the PDF for contents entries {missing[:5]}: "
+                         "a heading id changed between the toc and the content?")
+    return {a: reader.get_destination_page_number(dests[a]) + 1 for a in wanted}
+
+
+def set_metadata(path: Path, lang: str, ui: dict) -> None:
+    """Title once (Chromium takes it from <title>, which reads «lesson - site»), author, subject, language."""
+    from pypdf import PdfWriter
+    from pypdf.generic import NameObject, TextStringObject
+    name, description = site_texts(lang)
+    writer = PdfWriter(clone_from=str(path))
+    writer.add_metadata({"/Title": name, "/Author": ui["author"], "/Subject": description,
+                         "/Creator": "tools/pdf.py (Chromium)"})
+    writer._root_object[NameObject("/Lang")] = TextStringObject(lang)
+    tmp = path.with_suffix(".meta.tmp")
+    with open(tmp, "wb") as f:
+        writer.write(f)
+    os.replace(tmp, path)
+
+
+def render(browser, src: Path, target: Path, title: str) -> None:
+    page = browser.new_page(viewport={"width": 760, "height": 1000})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.emulate_media(media="print")
+    page.goto(src.as_uri())
+    page.wait_for_function(ALL_CHARTS_RENDERED, timeout=60000)
+    page.evaluate("document.fonts.ready")
+    page.wait_for_function("document.fonts.status === 'loaded' && [...document.images].every(i => i.complete)")
+    if errors:
+        raise SystemExit(f"{src}: {errors}")
+    page.evaluate("t => { document.title = t; }", title)
+    page.pdf(path=str(target), format="A4", print_background=True, prefer_css_page_size=True,
+             outline=True, tagged=True)
+    page.close()
+
+
+def make_pdf(browser, lang: str, target: Path) -> int:
+    """Print until the contents' page numbers match where their headings landed; returns the page count."""
+    from pypdf import PdfReader
+    ui = strings(lang)["ui"]["print"]
+    numbers: dict[str, int] = {}
+    for _ in range(PASSES):
+        src, entries = print_page(lang, numbers)
+        render(browser, src, target, site_texts(lang)[0])
+        found = target_pages(target, anchors(entries))
+        if found == numbers:
+            break
+        numbers = found
+    else:
+        raise SystemExit(f"{target.name}: the contents' page numbers did not settle in {PASSES} printings")
+    set_metadata(target, lang, ui)
+    return len(PdfReader(str(target)).pages)  # a PDF pypdf cannot read stops the run here
 
 
 def main() -> int:
-    from pypdf import PdfReader
     if not (OUT / "index.html").exists():
         print("build/offline is missing: run tools/offline.py first (make site does)", file=sys.stderr)
         return 1
@@ -151,24 +268,9 @@ def main() -> int:
     try:
         with sync_playwright() as p:
             browser = launch(p)
-            for lang in languages():
-                src = print_page(lang)
-                page = browser.new_page(viewport={"width": 760, "height": 1000})
-                errors = []
-                page.on("pageerror", lambda e: errors.append(str(e)))
-                page.emulate_media(media="print")
-                page.goto(src.as_uri())
-                page.wait_for_function(ALL_CHARTS_RENDERED,
-                                       timeout=60000)
-                page.evaluate("document.fonts.ready")
-                page.wait_for_function("document.fonts.status === 'loaded'")
-                if errors:
-                    raise SystemExit(f"{src}: {errors}")
+            for lang in course.codes():
                 target = staging / f"attention-course-{lang}.pdf"
-                page.pdf(path=str(target), format="A4", print_background=True, prefer_css_page_size=True,
-                         outline=True, tagged=True)
-                page.close()
-                pages = len(PdfReader(str(target)).pages)  # a PDF pypdf cannot read stops the run here
+                pages = make_pdf(browser, lang, target)
                 made[f"pdf-{lang}"] = target
                 print(f"pdf: {target.name} ({pages} pages, {target.stat().st_size / 1e6:.1f} MB)")
             browser.close()
