@@ -302,7 +302,7 @@ def test_download_notes_end_their_sentence(context, base_url, lang):
 
 def test_offline_note_links_to_the_online_page():
     from types import SimpleNamespace
-    from hooks.offline import not_here_note
+    from hooks.worker_shim import not_here_note
     for lang in LANGS:
         ui = strings(lang)["ui"]["downloads"]
         note = not_here_note(ui, SimpleNamespace(canonical_url="https://example.org/course/fa/"))

@@ -3,7 +3,7 @@
     python tools/pdf.py   -> build/downloads/attention-course-<lang>.pdf
 Each PDF: a cover (title, language, build date), contents, the lessons in order, page numbers in
 the language's digits (CSS page margin boxes), charts as vector SVG in their initial state,
-controls hidden by the print stylesheet. Run tools/offline.py first (make site does).
+controls hidden by the print stylesheet. Run tools/offline_copy.py first (make site does).
 """
 from __future__ import annotations
 
@@ -21,16 +21,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 from browser import ALL_CHARTS_RENDERED, launch  # noqa: E402
-from offline import DOWNLOADS, OUT, record  # noqa: E402
-from scripts.common import numfmt  # noqa: E402
+from offline_copy import DOWNLOADS, OUT, record  # noqa: E402
+from scripts.common import course, numfmt  # noqa: E402
 from scripts.common.i18n import languages, strings  # noqa: E402
 
-LESSONS = ("self-attention", "cross-attention")
+LESSONS = course.lessons()
 ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*?)</article>', re.S)
 
 
 def folder(lang: str) -> Path:
-    return OUT if lang == "uk" else OUT / lang
+    return OUT / course.language(lang).prefix
 
 
 def lesson_article(lang: str, name: str) -> tuple[str, list[tuple[str, str]]]:
@@ -116,7 +116,7 @@ def print_page(lang: str) -> Path:
     page_css = f"""<style>
 @page {{ size: A4; margin: 16mm 15mm 18mm;
   @bottom-center {{ content: "{ui['page']}" counter(page, {ui['counter']});
-    font-family: {'Vazirmatn' if lang == 'fa' else 'sans-serif'}; font-size: 9pt; color: #555; }} }}
+    font-family: {course.language(lang).font['page']}; font-size: 9pt; color: #555; }} }}
 @page :first {{ @bottom-center {{ content: none; }} }}
 .print-cover {{ break-after: page; padding-top: 30vh; text-align: center; }}
 .print-cover h1 {{ font-size: 2.4em; margin-bottom: .4em; }}
@@ -139,7 +139,7 @@ def print_page(lang: str) -> Path:
 def main() -> int:
     from pypdf import PdfReader
     if not (OUT / "index.html").exists():
-        print("build/offline is missing: run tools/offline.py first (make site does)", file=sys.stderr)
+        print("build/offline is missing: run tools/offline_copy.py first (make site does)", file=sys.stderr)
         return 1
     DOWNLOADS.mkdir(parents=True, exist_ok=True)
     # Every PDF is made in a staging folder and moved into place only when all succeeded:
