@@ -44,7 +44,19 @@ def files(family: str) -> list[Path]:
     if missing:
         raise FontError(f"chart font {family!r} is missing ({', '.join(missing)}): run `npm ci` "
                         "(make assets does); charts are never drawn with whatever fonts the machine has")
+    named = {p.name: _family_name(p) for p in paths}
+    wrong = {n: f for n, f in named.items() if f != family}
+    if wrong:
+        raise FontError(f"chart font {family!r}: the files named for it are another family ({wrong}): make "
+                        "`chart:` in scripts/i18n/<lang>/language.yml (font:) the family its `files` hold")
     return paths
+
+
+def _family_name(path: Path) -> str:
+    """The family a renderer knows the file by (typographic family, else the legacy one)."""
+    from fontTools.ttLib import TTFont
+    name = TTFont(str(path), lazy=True)["name"]
+    return name.getDebugName(16) or name.getDebugName(1)
 
 
 def folder(family: str) -> Path:
