@@ -7,7 +7,7 @@ VENDOR := overrides/assets/vendor/.copied
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: site test data check-data serve bench assets browser build offline pdf clean
+.PHONY: site test data check-data timings serve bench assets browser build offline pdf clean
 
 ## site: everything a reader gets — data, offline copy, PDFs, then site/ linking to them
 site: data offline pdf
@@ -37,6 +37,10 @@ assets: $(VENDOR)
 data: $(VENV) $(VENDOR)
 	$(PY) -m scripts.run $(if $(FORCE),--force)
 
+## timings: re-measure generated/timings/ (machine-dependent; `make data` never does)
+timings: $(VENV) $(VENDOR)
+	$(PY) -m scripts.run --timings
+
 check-data: $(VENV) $(VENDOR)
 	$(PY) -m scripts.run --check
 
@@ -45,7 +49,7 @@ build: data
 	$(PY) -m mkdocs build --strict --quiet
 
 offline: data
-	$(PY) tools/offline.py
+	$(PY) tools/offline_copy.py
 
 pdf: offline browser
 	$(PY) tools/pdf.py

@@ -31,6 +31,8 @@ def on_config(config, **kwargs):
             raise PluginError(f"no name for the {scheme!r} palette toggle in scripts/i18n/{lang}/site.yml "
                               f"(ui: palette: {scheme}: …)")
         option["toggle"]["name"] = names[scheme]
+    # words that templates in overrides/ show (partials/search.html: the search dialog's name)
+    config["extra"]["course_ui"] = {"search_dialog": strings(lang)["ui"]["search_dialog"]}
     return config
 
 

@@ -1,12 +1,13 @@
 """The files the site offers for download (offline archive, PDFs), checked before a page links them.
 
-tools/offline.py and tools/pdf.py list what they made in build/downloads/downloads.json
+tools/offline_copy.py and tools/pdf.py list what they made in build/downloads/downloads.json (scripts/common/paths.py)
 ({key: {"file": name}}); the size and page count a reader sees are read here from the file itself,
 never trusted from the list, and a missing or broken file stops the build.
 """
 from __future__ import annotations
 
 import json
+import sys
 import zipfile
 from functools import lru_cache
 from pathlib import Path
@@ -14,9 +15,10 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parent.parent
-DOWNLOADS = ROOT / "build" / "downloads"
-INDEX = DOWNLOADS / "downloads.json"
-REMAKE = "run `make site` (tools/offline.py, then tools/pdf.py) to make it again"
+sys.path.insert(0, str(ROOT))
+from scripts.common.paths import DOWNLOADS, DOWNLOADS_INDEX as INDEX  # noqa: E402
+
+REMAKE = "run `make site` (tools/offline_copy.py, then tools/pdf.py) to make it again"
 
 
 def listed() -> dict:

@@ -29,7 +29,7 @@ from mkdocs.utils import get_relative_url
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "generated" / "data" / "exercises.json"
 sys.path.insert(0, str(ROOT))
-from scripts.common import i18n, numfmt  # noqa: E402
+from scripts.common import course, i18n, numfmt  # noqa: E402
 
 EXERCISE = re.compile(r"^[ \t]*\{\{\s*exercise\s*:\s*(?P<id>[^}\s]+)\s*\}\}[ \t]*$", re.M)
 SCRIPT = "assets/js/exercises.js"
@@ -104,6 +104,7 @@ def exercise_md(ex_id: str, n: int, data: dict, w: dict, lang: str, where: str) 
     if kind != "derivation":
         said = {k: ui[k] for k in ("right", "close", "not_yet", "not_yet_hint", "unreadable", "choose_first")}
         attrs += f' data-ui="{html.escape(json.dumps(said, ensure_ascii=False))}"'
+        attrs += f' data-read="{html.escape(json.dumps(course.number_reading(), ensure_ascii=False))}"'
         if not text.get("hint"):
             raise PluginError(f"{where}: exercise {ex_id!r} needs a hint in scripts/i18n/{lang}/exercises.yml")
         parts += ['<p class="exercise-feedback" role="status" aria-live="polite"></p>', "",

@@ -4,13 +4,11 @@
   static-i18n points them at page counterparts (…/fa/self-attention/sitemap.xml → 404 console
   errors; CORS errors on file://). The visible language switcher already links each page to its
   counterpart, so the head links go.
-- The search dialog has role="dialog" but no accessible name (axe: aria-dialog-name).
 - Search: one index per language. static-i18n merges both languages into /search/, so every page
   downloaded the other language's text too and results mixed languages. Each language root gets
   its own index (/search/, /fa/search/), written as UTF-8 (not \\uXXXX escapes), and a page's
   search config points at its own language root.
 """
-import html
 import json
 import posixpath
 import re
@@ -20,21 +18,18 @@ from pathlib import Path
 from mkdocs.plugins import event_priority
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from scripts.common.i18n import strings  # noqa: E402
+from scripts.common import course  # noqa: E402
 
 CONFIG_BASE = re.compile(r'"base": "[^"]*"')
 ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
-SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
 
 
-def language_roots(config) -> list[str]:
-    """Folders of the non-default languages ("fa"), from the i18n plugin's settings."""
-    plugin = config["plugins"]["i18n"]
-    return [lang.locale for lang in plugin.config.languages if not lang.default]
+def language_roots(config=None) -> list[str]:
+    """Folders of the non-default languages, from the course model (scripts/common/course.py)."""
+    return [lang.code for lang in course.languages() if not lang.default]
 
 
 def on_post_page(output: str, page, config, **kwargs) -> str:
-    name = strings(config["theme"]["language"])["ui"]["search_dialog"]
     output = ALTERNATE.sub("", output)
     root = next((r for r in language_roots(config) if page.url.startswith(r + "/")), None)
     if root:  # Material reads the search index at <base>/search/: this language's own
@@ -43,9 +38,7 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
         output, n = CONFIG_BASE.subn(f'"base": "{base}"', output, count=1)
         if n != 1:
             raise RuntimeError("Material's __config has no base: update hooks/markup.py")
-    if SEARCH_DIALOG not in output:
-        raise RuntimeError("Material's search markup changed: update hooks/markup.py")
-    return output.replace(SEARCH_DIALOG, SEARCH_DIALOG[:-1] + f' aria-label="{html.escape(name, quote=True)}">', 1)
+    return output
 
 
 @event_priority(-100)  # after static-i18n merged both languages' index (and the offline plugin inlined it)

@@ -16,17 +16,16 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from scripts.common import course  # noqa: E402
 from scripts.common.i18n import strings  # noqa: E402
 
 MATERIAL_HEADING = "<h1>404 - Not found</h1>"
 _pages: dict[str, str] = {}  # language -> its 404 page, gathered over static-i18n's per-language builds
 
 
-def languages(config) -> tuple[str, list[str]]:
-    """(default language, folders of the others) from the i18n plugin's settings."""
-    langs = config["plugins"]["i18n"].config.languages
-    default = next(lang.locale for lang in langs if lang.default)
-    return default, [lang.locale for lang in langs if not lang.default and lang.build]
+def languages(config=None) -> tuple[str, list[str]]:
+    """(default language, folders of the others) from the course model (scripts/common/course.py)."""
+    return course.default_language().code, [lang.code for lang in course.languages() if not lang.default]
 
 
 def base_path(config) -> str:
@@ -48,7 +47,7 @@ def on_post_template(output: str, template_name: str, config, **kwargs):
     t = strings(lang)["ui"]["not_found"]
     if MATERIAL_HEADING not in output:
         raise PluginError("Material's 404 page changed (no '404 - Not found' heading): update hooks/notfound.py")
-    home = base_path(config) + ("" if lang == default else f"{lang}/")
+    home = base_path(config) + course.language(lang).prefix
     body = (f"<h1>{html.escape(t['title'])}</h1><p>{html.escape(t['text'])}</p>"
             f'<p><a href="{html.escape(home)}">{html.escape(t["home"])}</a></p>')
     output = output.replace(MATERIAL_HEADING, body, 1)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
 import shutil
 import sys
@@ -32,8 +31,8 @@ GEN = ROOT / "generated"
 sys.path.insert(0, str(ROOT))
 from hooks import downloads, provenance, refparse  # noqa: E402  (downloads: entries checked against the files)
 from hooks.bidi import isolate_formulas  # noqa: E402  (√d stays √d in Persian captions and headers)
-from hooks.offline import not_here_note, offline_build  # noqa: E402
-from scripts.common import i18n, numfmt  # noqa: E402  (numfmt: the one place numbers get their language)
+from hooks.worker_shim import not_here_note, offline_build  # noqa: E402
+from scripts.common import fonts, i18n, numfmt  # noqa: E402  (numfmt: the one place numbers get their language)
 
 SLOT = re.compile(r'<div class="chart-slot" data-chart="([\w-]+)"></div>')
 
@@ -41,7 +40,8 @@ SLOT = re.compile(r'<div class="chart-slot" data-chart="([\w-]+)"></div>')
 def page_lang(config) -> str:
     lang = config["theme"]["language"]
     if lang not in numfmt.LOCALES:
-        raise PluginError(f"no number format for language {lang!r}: add it to scripts/common/numfmt.py")
+        raise PluginError(f"language {lang!r} is not in the course model: declare it in mkdocs.yml (i18n "
+                          f"languages) and scripts/i18n/{lang}/language.yml")
     return lang
 
 
@@ -262,16 +262,16 @@ def provenance_md(used: list[str], lang: str) -> str:
 
 
 
-def download_md(ref: str, where: str, lang: str, page) -> str:
+def download_md(ref: str, where: str, lang: str, page, config) -> str:
     """A link to a file made before this build (offline archive, PDF), with its size and pages."""
     ui = strings(lang)["ui"]["downloads"]
     key = f"pdf-{lang}" if ref == "pdf" else ref
     if ref not in ("offline", "pdf"):
         raise PluginError(f"{where}: unknown download {ref!r}; use offline or pdf")
-    item = None if offline_build() else downloads.item(key)  # size and pages read from the file itself
+    item = None if offline_build(config) else downloads.item(key)  # size and pages read from the file itself
     if item is None:
-        if os.environ.get("REQUIRE_DOWNLOADS"):
-            raise PluginError(f"{where}: {key} has not been made yet: run `make site` (tools/offline.py, tools/pdf.py)")
+        if config["extra"].get("require_downloads"):
+            raise PluginError(f"{where}: {key} has not been made yet: run `make site` (tools/offline_copy.py, tools/pdf.py)")
         return not_here_note(ui, page)  # the offline copy itself, or a build without downloads
     mb = numfmt.fmt(item["bytes"] / 1e6, ".1f", lang)
     extra = ui["size"].format(mb=mb)
@@ -314,7 +314,7 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
             used.update(dict.fromkeys(provenance.chart_data(ref)))
             return f'\n<div class="chart-slot" data-chart="{ref}"></div>\n'
         if kind == "download":
-            return download_md(ref, where, lang, page)
+            return download_md(ref, where, lang, page, config)
         if kind == "provenance" and not ref and not arg:
             return PROVENANCE
         raise PluginError(f"{where}: unknown shortcode {{{{ {kind}: {ref} }}}}; use chart, v, table, download "
@@ -343,7 +343,7 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
         spec = chart_files(chart, lang).read_text(encoding="utf-8")
         svg = get_relative_url(f"assets/charts/{lang}/{chart}.svg", page.url)
         opts = {"locale": numfmt.d3_locale(lang), "actions": ui["actions"], "menu": ui["chart_menu"],
-                "font": ui["chart_font"]}  # the pinned font the static SVG was drawn with
+                "font": fonts.family(lang)}  # the pinned font the static SVG was drawn with
         title, desc = html.escape(t["title"]), isolate_formulas(" ".join(t["description"].split()))
         tab = json.loads((GEN / "charts" / lang / f"{chart}.table.json").read_text(encoding="utf-8"))
         head = "".join(f'<th scope="col">{isolate_formulas(h)}</th>' for _, h, _ in tab["columns"])
@@ -384,7 +384,7 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
 def on_post_build(config, **kwargs) -> None:
     """Copy each chart's static SVG next to the site's assets (no-JS fallback), and the downloads."""
     site = Path(config["site_dir"])
-    for item in ([] if offline_build() else downloads.all_items()):  # the offline copy must not hold the previous archive
+    for item in ([] if offline_build(config) else downloads.all_items()):  # the offline copy must not hold the previous archive
         src, dest = item["path"], site / "downloads" / item["file"]
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, dest)

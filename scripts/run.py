@@ -3,7 +3,7 @@
     python -m scripts.run            recompute what changed (content-hash manifest)
     python -m scripts.run --force    recompute everything
     python -m scripts.run --check    fail, naming files, when generated/ is stale
-    python -m scripts.run --timings  also re-measure machine-dependent timings
+    python -m scripts.run --timings  also re-measure machine-dependent timings (only this flag does)
 
 Nothing here is imported by the site; pages only read generated/.
 """
@@ -125,11 +125,12 @@ def font_hash(family: str) -> str:
     return jsonio.sha256(b"".join(jsonio.sha256(p.read_bytes()).encode() for p in fonts.files(family)))
 
 
-def chart_key(chart: str, deps: list[str], strings: dict, versions: dict, shared: list[Path]) -> str:
+def chart_key(chart: str, lang: str, deps: list[str], strings: dict, versions: dict, shared: list[Path]) -> str:
     """Changes when the builder (or a module it imports), a shared chart module, the chart's strings,
     the language's chart font, the content of the data it reads, or a library version changes."""
     src = SCRIPTS / "charts" / f"{chart}.py"
-    family = strings["ui"]["chart_font"]
+    from scripts.common import fonts
+    family = fonts.family(lang)
     parts = [code_text(src),
              *(code_text(p) for p in sorted(local_imports(src) | set(shared))),
              json.dumps(strings["charts"][chart], sort_keys=True, ensure_ascii=False),
@@ -227,7 +228,7 @@ def plan_charts(manifest: dict, versions: dict) -> list:
                 raise SystemExit(f"scripts/charts/{chart}.py reads unknown experiment(s) {unknown}")
             if chart not in strings.get("charts", {}):
                 raise SystemExit(f"scripts/i18n/{lang}/ has no charts.{chart}: add its strings")
-            key = chart_key(chart, deps, strings, versions, shared)
+            key = chart_key(chart, lang, deps, strings, versions, shared)
             if not fresh(manifest.get("charts", {}).get(f"{lang}/{chart}"), key):
                 charts.append((chart, lang, key))
     return charts
@@ -251,7 +252,8 @@ def run_chart(chart: str, lang: str) -> dict:
     return render(chart, lang, i18n(lang))
 
 
-def measure_timings(name: str, mod) -> None:
+def measure_timings(name: str, mod, folder: Path | None = None) -> None:
+    """generated/timings/<name>.json, or <folder>/<name>.json (tools/bench.py measures without touching the tree)."""
     if not hasattr(mod, "measure"):
         return
     t0 = time.perf_counter()
@@ -259,16 +261,20 @@ def measure_timings(name: str, mod) -> None:
     machine = {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
                "cpus": __import__("os").cpu_count(), "python": platform.python_version(),
                "torch": lib_versions().get("torch"), "measured": time.strftime("%Y-%m-%d")}
-    jsonio.write_if_changed(GEN / "timings" / f"{name}.json",
-                            jsonio.dumps({"machine": machine, "result": result}))
-    print(f"  timed    {name:<28} {time.perf_counter() - t0:6.2f} s  (generated/timings/{name}.json)")
+    out = (folder or GEN / "timings") / f"{name}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    jsonio.write_if_changed(out, jsonio.dumps({"machine": machine, "result": result}))
+    print(f"  timed    {name:<28} {time.perf_counter() - t0:6.2f} s  ({out.relative_to(ROOT) if out.is_relative_to(ROOT) else out})")
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--force", action="store_true", help="recompute everything")
     ap.add_argument("--check", action="store_true", help="fail when generated/ is stale")
-    ap.add_argument("--timings", action="store_true", help="re-measure timings (machine-dependent)")
+    ap.add_argument("--timings", action="store_true", help="re-measure timings (machine-dependent); the only "
+                    "thing that does: --force recomputes data and charts, not timings")
+    ap.add_argument("--timings-dir", type=Path, default=None,
+                    help="with --timings: write them here instead of generated/timings/ (tools/bench.py)")
     args = ap.parse_args(argv)
     import fcntl
     from scripts.common.i18n import StringsError
@@ -304,11 +310,11 @@ def _run(args) -> int:
         outputs, mod = run_experiment(name)
         manifest["experiments"][name] = {"key": key, "outputs": outputs}
         print(f"  computed {name:<28} {time.perf_counter() - t0:6.2f} s")
-        if args.timings or args.force or not (GEN / "timings" / f"{name}.json").exists():
-            measure_timings(name, mod)
-    if args.timings and not exps:
+        if not args.timings and not (GEN / "timings" / f"{name}.json").exists():
+            measure_timings(name, mod)  # a new experiment's first timings; re-measured only when asked
+    if args.timings:  # only this flag re-measures (not --force: timings are machine-dependent)
         for name in names("experiments"):
-            measure_timings(name, importlib.import_module(f"scripts.experiments.{name}"))
+            measure_timings(name, importlib.import_module(f"scripts.experiments.{name}"), args.timings_dir)
     # Charts are planned after the data is written: a chart is redrawn only when the numbers it
     # reads (or its own inputs) changed, not when an experiment was merely recomputed.
     charts = plan_charts(manifest, versions)

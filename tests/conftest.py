@@ -51,3 +51,31 @@ def browser():
         b = launch(p)
         yield b
         b.close()
+
+
+def open_page(context, base_url, lang, page, *, init_script=None, only_this_site=False, timeout=30000):
+    """How every browser test opens a page of the built site: console and page errors gathered in
+    `p.errors`, the HTTP status checked, every chart rendered before it returns. `init_script` runs
+    before the page's own scripts (e.g. a stored palette); with `only_this_site`, requests leaving the
+    site are aborted and listed in `p.outside`."""
+    from urllib.parse import urlparse
+    p = context.new_page()
+    p.errors, p.outside = [], []
+    p.on("console", lambda m: p.errors.append(m.text) if m.type == "error" else None)
+    p.on("pageerror", lambda e: p.errors.append(str(e)))
+    if init_script:
+        p.add_init_script(init_script)
+    if only_this_site:
+        host = urlparse(base_url).netloc
+
+        def route(r):
+            u = urlparse(r.request.url)
+            if u.scheme in ("http", "https") and u.netloc != host:
+                p.outside.append(r.request.url)
+                return r.abort()
+            return r.continue_()
+        p.route("**/*", route)
+    resp = p.goto(page_url(base_url, lang, page))
+    assert resp.ok, f"{lang}/{page}: HTTP {resp.status}"
+    p.wait_for_function(RENDERED, timeout=timeout)
+    return p

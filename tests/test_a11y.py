@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LANGS, LESSONS, ROOT, page_url, pages, RENDERED
+from conftest import LANGS, LESSONS, ROOT, open_page, pages
 
 AXE = ROOT / "build" / "axe.min.js"
 PERSIAN = re.compile(r"[\u0600-\u06ff]")
@@ -21,11 +21,9 @@ def ctx(browser):
 
 
 def load(ctx, base_url, lang, page, scheme="default"):
-    p = ctx.new_page()
-    p.add_init_script(f"localStorage.setItem('/attention-course/.__palette', JSON.stringify({{index: {0 if scheme == 'default' else 1}, color: {{media: '', scheme: '{scheme}', primary: 'indigo', accent: 'indigo'}}}}))")
-    p.goto(page_url(base_url, lang, page))
-    p.wait_for_function(RENDERED, timeout=20000)
-    return p
+    palette = (f"localStorage.setItem('/attention-course/.__palette', JSON.stringify({{index: {0 if scheme == 'default' else 1}, "
+               f"color: {{media: '', scheme: '{scheme}', primary: 'indigo', accent: 'indigo'}}}}))")
+    return open_page(ctx, base_url, lang, page, init_script=palette, timeout=20000)
 
 
 @pytest.mark.parametrize("scheme", ["default", "slate"])

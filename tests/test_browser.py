@@ -1,10 +1,9 @@
 """Every page of both languages in Debian's chromium: charts render, no console error, nothing leaves
 the site, fa is right-to-left with Persian digits in its charts, and sliders change their chart."""
-from urllib.parse import urlparse
 
 import pytest
 
-from conftest import LANGS, page_url, pages, RENDERED
+from conftest import LANGS, open_page, pages
 
 
 
@@ -15,30 +14,11 @@ def context(browser):
     ctx.close()
 
 
-def open_page(context, base_url, lang, page):
-    p = context.new_page()
-    errors, outside = [], []
-    host = urlparse(base_url).netloc
-    p.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    p.on("pageerror", lambda e: errors.append(str(e)))
-
-    def route(r):
-        u = urlparse(r.request.url)
-        if u.scheme in ("http", "https") and u.netloc != host:
-            outside.append(r.request.url)
-            return r.abort()
-        return r.continue_()
-    p.route("**/*", route)
-    resp = p.goto(page_url(base_url, lang, page))
-    assert resp.ok, f"{lang}/{page}: HTTP {resp.status}"
-    p.wait_for_function(RENDERED, timeout=20000)
-    return p, errors, outside
-
-
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", pages())
 def test_page_renders_cleanly(context, base_url, lang, page):
-    p, errors, outside = open_page(context, base_url, lang, page)
+    p = open_page(context, base_url, lang, page, only_this_site=True, timeout=20000)
+    errors, outside = p.errors, p.outside
     p.wait_for_load_state("networkidle")
     assert not errors, f"{lang}/{page}: console errors {errors}"
     assert not outside, f"{lang}/{page}: requests leaving the site {outside}"
@@ -58,7 +38,8 @@ def test_page_renders_cleanly(context, base_url, lang, page):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_math_is_rendered_and_left_to_right(context, base_url, lang):
-    p, errors, _ = open_page(context, base_url, lang, "index")
+    p = open_page(context, base_url, lang, "index", only_this_site=True, timeout=20000)
+    errors = p.errors
     assert p.locator(".katex").count() > 0, "formulas should be KaTeX HTML"
     assert p.evaluate("getComputedStyle(document.querySelector('.katex')).direction") == "ltr"
     p.close()
@@ -66,7 +47,8 @@ def test_math_is_rendered_and_left_to_right(context, base_url, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_sqrt_slider_moves_the_marker(context, base_url, lang):
-    p, errors, _ = open_page(context, base_url, lang, "index")
+    p = open_page(context, base_url, lang, "index", only_this_site=True, timeout=20000)
+    errors = p.errors
     fig = p.locator("#chart-sqrt_scaling")
     before = fig.locator("svg.marks").inner_html()
     slider = fig.locator("input[type=range]")
@@ -81,7 +63,7 @@ def test_sqrt_slider_moves_the_marker(context, base_url, lang):
 
 
 def test_language_switch_leads_to_the_same_page(context, base_url):
-    p, _, _ = open_page(context, base_url, "uk", "index")
+    p = open_page(context, base_url, "uk", "index", only_this_site=True, timeout=20000)
     href = p.locator("a[hreflang='fa']").first.get_attribute("href")
     assert href and "fa/" in href
     p.close()
@@ -91,7 +73,8 @@ def test_language_switch_leads_to_the_same_page(context, base_url):
 def test_search_finds_the_page_language_only(context, base_url, lang, word, other):
     """Each language searches its own index: results link inside the page's language (a word of
     the other language is found only where this language's pages quote it, e.g. the glossary)."""
-    p, errors, _ = open_page(context, base_url, lang, "index")
+    p = open_page(context, base_url, lang, "index", only_this_site=True, timeout=20000)
+    errors = p.errors
     box = p.locator(".md-search__input")
     for query in (word, other):
         box.fill(query)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LANGS, page_url, RENDERED
+from conftest import LANGS, open_page
 from scripts.charts.ca_alignment import columns
 from scripts.common import numfmt
 from scripts.common.i18n import strings
@@ -31,15 +31,7 @@ def context(browser):
     ctx.close()
 
 
-def open_lesson(context, base_url, lang):
-    p = context.new_page()
-    errors = []
-    p.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    p.on("pageerror", lambda e: errors.append(str(e)))
-    resp = p.goto(page_url(base_url, lang, "cross-attention"))
-    assert resp.ok, f"{lang}/cross-attention: HTTP {resp.status}"
-    p.wait_for_function(RENDERED, timeout=20000)
-    return p, errors
+LESSON = "cross-attention"  # the page whose charts these tests read
 
 
 def texts(p, chart):
@@ -52,7 +44,8 @@ def numbers(values, lang, spec):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_alignment_row_hover_moves_the_highlight(context, base_url, lang):
-    p, errors = open_lesson(context, base_url, lang)
+    p = open_page(context, base_url, lang, LESSON, timeout=20000)
+    errors = p.errors
     al, t = data("ca_alignment"), strings(lang)["charts"]["ca_alignment"]
     sources, _ = columns({"ca_alignment": al}, t)   # the page language's words, in its sentence order
     argmax_word = [t["example"]["words"][m] for m in al["argmax"]]
@@ -86,7 +79,8 @@ def test_alignment_row_hover_moves_the_highlight(context, base_url, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_query_sliders_recompute_the_weights(context, base_url, lang):
-    p, errors = open_lesson(context, base_url, lang)
+    p = open_page(context, base_url, lang, LESSON, timeout=20000)
+    errors = p.errors
     step = data("ca_step")
     fig = p.locator("#chart-ca_step_query")
     fig.scroll_into_view_if_needed()
@@ -121,7 +115,8 @@ def test_query_sliders_recompute_the_weights(context, base_url, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_input_size_and_latents_change_the_ratio(context, base_url, lang):
-    p, errors = open_lesson(context, base_url, lang)
+    p = open_page(context, base_url, lang, LESSON, timeout=20000)
+    errors = p.errors
     per = data("ca_perceiver")
     fig = p.locator("#chart-ca_perceiver")
     fig.scroll_into_view_if_needed()

@@ -2,7 +2,7 @@
 import pytest
 import yaml
 
-from conftest import LANGS, ROOT, page_url
+from conftest import LANGS, ROOT, open_page
 
 
 def tip_words(lang: str) -> str:
@@ -14,8 +14,7 @@ def tip_words(lang: str) -> str:
 @pytest.mark.parametrize("lang", LANGS)
 def test_focused_number_says_where_it_comes_from(browser, base_url, lang):
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    p = ctx.new_page()
-    p.goto(page_url(base_url, lang, "self-attention"))
+    p = open_page(ctx, base_url, lang, "self-attention")
     number = p.locator('a.src[data-source="sa_scaling/by_d[d=256].pmax_raw"]').first
     number.focus()
     assert p.evaluate("document.activeElement.dataset.source") == "sa_scaling/by_d[d=256].pmax_raw"

@@ -6,7 +6,7 @@ Figures are found by their ids (#chart-<id>) on the page `self-attention`.
 """
 import pytest
 
-from conftest import LANGS, page_url, RENDERED
+from conftest import LANGS, open_page
 
 PAGE = "self-attention"
 CHARTS = ("sa_receptive_field", "sa_toy_steps", "sa_patch_attention", "sqrt_scaling", "sa_heads",
@@ -46,16 +46,9 @@ def context(browser):
 @pytest.fixture
 def page(context, base_url, request):
     lang = request.node.callspec.params["lang"]
-    p = context.new_page()
-    errors = []
-    p.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    p.on("pageerror", lambda e: errors.append(str(e)))
-    resp = p.goto(page_url(base_url, lang, PAGE))
-    assert resp.ok, f"{lang}/{PAGE}: HTTP {resp.status}"
-    p.wait_for_function(RENDERED, timeout=30000)
-    p.errors = errors
+    p = open_page(context, base_url, lang, PAGE)
     yield p
-    assert not errors, f"{lang}/{PAGE}: console errors {errors}"
+    assert not p.errors, f"{lang}/{PAGE}: console errors {errors}"
     p.close()
 
 

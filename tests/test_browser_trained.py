@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import LANGS, page_url, RENDERED
+from conftest import LANGS, open_page
 from scripts.common import numfmt
 from scripts.common.i18n import strings
 
@@ -54,17 +54,6 @@ def context(browser):
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     yield ctx
     ctx.close()
-
-
-def open_page(context, base_url, lang, page):
-    p = context.new_page()
-    p.errors = []
-    p.on("console", lambda m: p.errors.append(m.text) if m.type == "error" else None)
-    p.on("pageerror", lambda e: p.errors.append(str(e)))
-    resp = p.goto(page_url(base_url, lang, page))
-    assert resp.ok, f"{lang}/{page}: HTTP {resp.status}"
-    p.wait_for_function(RENDERED, timeout=30000)
-    return p
 
 
 def items(p, chart, prefix):

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import LANGS, page_url, pages, RENDERED
+from conftest import LANGS, open_page, pages
 from scripts.common import numfmt
 from scripts.common.i18n import strings
 
@@ -53,17 +53,6 @@ def context(browser):
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     yield ctx
     ctx.close()
-
-
-def open_page(context, base_url, lang, page):
-    p = context.new_page()
-    p.errors = []
-    p.on("console", lambda m: p.errors.append(m.text) if m.type == "error" else None)
-    p.on("pageerror", lambda e: p.errors.append(str(e)))
-    resp = p.goto(page_url(base_url, lang, page))
-    assert resp.ok, f"{lang}/{page}: HTTP {resp.status}"
-    p.wait_for_function(RENDERED, timeout=30000)
-    return p
 
 
 def sliders(p):
@@ -205,9 +194,7 @@ STATE = """() => [...document.querySelectorAll('.chart-view')].map(el => {
 @pytest.mark.parametrize("lang", LANGS)
 def test_theme_switch_keeps_every_chosen_value(browser, base_url, lang):
     ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
-    p = ctx.new_page()
-    p.goto(page_url(base_url, lang, "self-attention"))
-    p.wait_for_function(RENDERED, timeout=30000)
+    p = open_page(ctx, base_url, lang, "self-attention")
     for i in range(sliders(p).count()):                     # every slider to its upper quarter
         s = sliders(p).nth(i)
         s.scroll_into_view_if_needed()
@@ -250,9 +237,7 @@ def test_nothing_is_wider_than_a_phone(browser, base_url, lang, page):
     """At 390 px, with every data table opened, no element sticks out of the viewport or is clipped
     (a table or formula wider than the column scrolls inside its own container)."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
-    p = ctx.new_page()
-    p.goto(page_url(base_url, lang, page))
-    p.wait_for_function(RENDERED, timeout=30000)
+    p = open_page(ctx, base_url, lang, page)
     p.evaluate(OPEN_DETAILS)
     p.wait_for_timeout(100)
     bad = p.evaluate(OVERFLOW)
@@ -302,7 +287,7 @@ def test_download_notes_end_their_sentence(context, base_url, lang):
 
 def test_offline_note_links_to_the_online_page():
     from types import SimpleNamespace
-    from hooks.offline import not_here_note
+    from hooks.worker_shim import not_here_note
     for lang in LANGS:
         ui = strings(lang)["ui"]["downloads"]
         note = not_here_note(ui, SimpleNamespace(canonical_url="https://example.org/course/fa/"))

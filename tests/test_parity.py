@@ -1,12 +1,16 @@
-"""uk and fa mirror each other: same pages, references, heading ids, headings and formulas."""
+"""Every language mirrors the default one: same pages, references, heading ids, headings and formulas.
+Languages come from the course model (scripts/common/course.py), so a new language is checked too."""
 import re
 from pathlib import Path
 
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
-UK, FA = ROOT / "docs/uk", ROOT / "docs/fa"
+from conftest import ROOT
+from scripts.common import course
+
+DEFAULT = ROOT / "docs" / course.default_language().code
+OTHERS = [lang.code for lang in course.languages() if not lang.default]
 REF = re.compile(r"\{\{\s*(chart|v|table)\s*:\s*([^}]*?)\s*\}\}")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(?:\{\s*#([\w-]+)\s*\})?\s*$", re.M)
 FENCE = re.compile(r"^```.*?^```", re.M | re.S)
@@ -17,39 +21,48 @@ def files(root):
     return sorted(str(p.relative_to(root)) for p in root.rglob("*.md"))
 
 
-def test_same_pages():
-    assert files(UK) == files(FA)
+@pytest.mark.parametrize("lang", OTHERS)
+def test_same_pages(lang):
+    assert files(DEFAULT) == files(ROOT / "docs" / lang)
 
 
 def strip_code(text):
     return FENCE.sub("", text)
 
 
-@pytest.mark.parametrize("page", files(UK))
-def test_same_references_in_same_order(page):
-    uk = REF.findall((UK / page).read_text(encoding="utf-8"))
-    fa = REF.findall((FA / page).read_text(encoding="utf-8"))
-    assert uk == fa, f"{page}: references differ between uk and fa"
+def read(lang_root: Path, page: str) -> str:
+    return (lang_root / page).read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("page", files(UK))
-def test_same_heading_ids_and_levels(page):
-    uk = [(len(h), i) for h, _, i in HEADING.findall(strip_code((UK / page).read_text(encoding="utf-8")))]
-    fa = [(len(h), i) for h, _, i in HEADING.findall(strip_code((FA / page).read_text(encoding="utf-8")))]
-    assert uk == fa, f"{page}: headings differ (level, id)"
-    assert all(i for _, i in uk), f"{page}: give every heading an explicit id {{ #… }} shared by both languages"
+@pytest.mark.parametrize("lang", OTHERS)
+@pytest.mark.parametrize("page", files(DEFAULT))
+def test_same_references_in_same_order(page, lang):
+    assert REF.findall(read(DEFAULT, page)) == REF.findall(read(ROOT / "docs" / lang, page)), \
+        f"{page}: references differ between {DEFAULT.name} and {lang}"
 
 
-@pytest.mark.parametrize("page", files(UK))
-def test_same_number_of_formulas(page):
-    uk = MATH.findall(strip_code((UK / page).read_text(encoding="utf-8")))
-    fa = MATH.findall(strip_code((FA / page).read_text(encoding="utf-8")))
-    assert len(uk) == len(fa), f"{page}: {len(uk)} formulas in uk, {len(fa)} in fa"
+@pytest.mark.parametrize("lang", OTHERS)
+@pytest.mark.parametrize("page", files(DEFAULT))
+def test_same_heading_ids_and_levels(page, lang):
+    ours = [(len(h), i) for h, _, i in HEADING.findall(strip_code(read(DEFAULT, page)))]
+    theirs = [(len(h), i) for h, _, i in HEADING.findall(strip_code(read(ROOT / "docs" / lang, page)))]
+    assert ours == theirs, f"{page}: headings differ (level, id) between {DEFAULT.name} and {lang}"
+    assert all(i for _, i in ours), f"{page}: give every heading an explicit id {{ #… }} shared by every language"
 
 
-LANGS = sorted(p.name for p in (ROOT / "docs").iterdir() if p.is_dir())
+@pytest.mark.parametrize("lang", OTHERS)
+@pytest.mark.parametrize("page", files(DEFAULT))
+def test_same_number_of_formulas(page, lang):
+    ours = MATH.findall(strip_code(read(DEFAULT, page)))
+    theirs = MATH.findall(strip_code(read(ROOT / "docs" / lang, page)))
+    assert len(ours) == len(theirs), f"{page}: {len(ours)} formulas in {DEFAULT.name}, {len(theirs)} in {lang}"
+
+
+LANGS = course.codes()
 ALLOWED = yaml.safe_load((ROOT / "tests/typed_numbers.yml").read_text(encoding="utf-8"))
-DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩٫٬", "01234567890123456789.,")
+_READ = course.number_reading()  # every language's digits and signs, read as Latin ones
+DIGITS = str.maketrans({**{c: str(i) for d in _READ["digits"] for i, c in enumerate(d)},
+                        **{c: "." for c in _READ["decimal"]}, **{c: "," for c in _READ["thousands"] if not c.isspace()}})
 NUMBER = re.compile(r"(?<![A-Za-z/\d.,])\d+(?:[.,]\d+)*(?![A-Za-z])")
 NOT_PROSE = re.compile(r"`[^`\n]*`"                    # inline code
                        r"|^(?: {4}|\t).*$"              # indented code (the pages have no indented prose)
@@ -70,7 +83,7 @@ def typed_numbers(text: str, lang: str) -> list[str]:
     return NUMBER.findall(text)
 
 
-@pytest.mark.parametrize("page", files(UK))
+@pytest.mark.parametrize("page", files(DEFAULT))
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_typed_numbers_outside_references(page, lang):
     """Every number in prose comes from a reference, except set-up counts in tests/typed_numbers.yml."""

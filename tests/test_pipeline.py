@@ -22,6 +22,7 @@ def proj(tmp_path) -> Path:
     dest.mkdir()
     for d in ("scripts", "generated"):
         shutil.copytree(ROOT / d, dest / d, ignore=shutil.ignore_patterns("__pycache__", ".lock"))
+    shutil.copy(ROOT / "mkdocs.yml", dest / "mkdocs.yml")  # the course model's languages
     (dest / "node_modules").symlink_to((ROOT / "node_modules").resolve())
     return dest
 
@@ -136,17 +137,17 @@ def test_uk_charts_name_a_pinned_font():
     from scripts.common import fonts
     from scripts.common.i18n import languages, strings
     for lang in languages():
-        family = strings(lang)["ui"]["chart_font"]
+        family = fonts.family(lang)
         assert all(p.is_file() for p in fonts.files(family))
         svg = (ROOT / "generated/charts" / lang / "ca_perceiver.svg").read_text(encoding="utf-8")
         assert f'font-family="{family}"' in svg and 'font-family="sans-serif"' not in svg
 
 
 def test_unknown_chart_font_stops_with_a_clear_message(proj):
-    edit(proj / "scripts/i18n/uk/site.yml", "chart_font: DejaVu Sans", "chart_font: Comic Sans")
+    edit(proj / "scripts/i18n/uk/language.yml", "chart: DejaVu Sans", "chart: Comic Sans")
     proc = run(proj)
     assert proc.returncode != 0
-    assert "Comic Sans" in proc.stderr and "scripts/common/fonts.py" in proc.stderr and "Traceback" not in proc.stderr
+    assert "Comic Sans" in proc.stderr and "language.yml" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_truncated_manifest_names_itself_and_force_recovers(proj):

@@ -6,7 +6,7 @@ contents with page numbers, the lessons in order (course.lessons()), the exercis
 in the language's digits (CSS page margin boxes), charts as vector SVG in their initial state with
 captions that say what that state shows (`print_caption` beside each chart's strings).
 The lessons come from the files hooks/print_pages.py saves during the offline build (mkdocs' own page
-content and toc), never from parsing the built HTML. Run tools/offline.py first (make site does).
+content and toc), never from parsing the built HTML. Run tools/offline_copy.py first (make site does).
 
 Contents page numbers: Chromium has no `target-counter`, so the page is printed once, the page of every
 contents link's target is read back from the PDF (its named destinations), and the page is printed
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 from browser import ALL_CHARTS_RENDERED, launch  # noqa: E402
-from offline import DOWNLOADS, OUT, record  # noqa: E402
+from offline_copy import DOWNLOADS, OUT, record  # noqa: E402
 from hooks.print_pages import SHELL_SLOT, folder_for  # noqa: E402
 from scripts.common import course, numfmt  # noqa: E402
 from scripts.common.i18n import strings  # noqa: E402
@@ -177,7 +177,7 @@ def print_page(lang: str, numbers: dict[str, int] | None = None) -> tuple[Path, 
     page_css = f"""<style>
 @page {{ size: A4; margin: 16mm 15mm 18mm;
   @bottom-center {{ content: "{ui['page']}" counter(page, {ui['counter']});
-    font-family: {course.language(lang).font['family']}; font-size: 9pt; color: #555; }} }}
+    font-family: {course.language(lang).font['page']}; font-size: 9pt; color: #555; }} }}
 @page :first {{ @bottom-center {{ content: none; }} }}
 </style>"""
     shell = pages[0]["shell"]
@@ -256,7 +256,7 @@ def make_pdf(browser, lang: str, target: Path) -> int:
 
 def main() -> int:
     if not (OUT / "index.html").exists():
-        print("build/offline is missing: run tools/offline.py first (make site does)", file=sys.stderr)
+        print("build/offline is missing: run tools/offline_copy.py first (make site does)", file=sys.stderr)
         return 1
     DOWNLOADS.mkdir(parents=True, exist_ok=True)
     # Every PDF is made in a staging folder and moved into place only when all succeeded:

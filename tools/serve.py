@@ -12,22 +12,19 @@ import functools
 import gzip
 import io
 import http.server
-import os
+import sys
 import threading
 from pathlib import Path
 from urllib.parse import urlparse
 
-import yaml
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from scripts.common import course  # noqa: E402
 
 
 def base_path() -> str:
-    class Loader(yaml.SafeLoader):
-        pass
-    Loader.add_constructor("!ENV", lambda loader, node: (loader.construct_sequence(node) if isinstance(node, yaml.SequenceNode) else [None, loader.construct_scalar(node)])[-1])
-    cfg = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
-    url = os.environ.get("SITE_URL") or cfg["site_url"]
+    """site_url's path, from mkdocs.yml read by mkdocs' own loader (which resolves !ENV [SITE_URL, …])."""
+    url = course.mkdocs_config()["site_url"]
     return "/" + urlparse(url).path.strip("/") + "/"
 
 

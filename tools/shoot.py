@@ -1,9 +1,9 @@
 """Screenshots of pages as a reader sees them (Debian chromium), for looking, not for tests.
 
-    SITE_DIR=site SHOTS_DIR=build/shots python tools/shoot.py index self-attention
+    python tools/shoot.py [--site site] [--out build/shots] [page ...]   (pages as in the nav; default: index)
     -> build/shots/<lang>-<page>-<width>.png, 1280 and 390 px wide, full page
 """
-import os
+import argparse
 import sys
 from pathlib import Path
 
@@ -13,14 +13,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from browser import ALL_CHARTS_RENDERED, launch  # noqa: E402
 from serve import ROOT, start  # noqa: E402
 sys.path.insert(0, str(ROOT))
-from scripts.common import course  # noqa: E402
+from scripts.common import course, paths  # noqa: E402
 
 
-
-def main(pages):
-    out = Path(os.environ.get("SHOTS_DIR", ROOT / "build" / "shots"))
+def main(pages, site: Path = paths.SITE, out: Path = paths.BUILD / "shots"):
     out.mkdir(parents=True, exist_ok=True)
-    server, base = start(Path(os.environ.get("SITE_DIR", ROOT / "site")))
+    server, base = start(site)
     with sync_playwright() as p:
         browser = launch(p)
         for width in (1280, 390):
@@ -40,4 +38,9 @@ def main(pages):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or ["index"])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--site", type=Path, default=paths.SITE, help="the built site to serve")
+    ap.add_argument("--out", type=Path, default=paths.BUILD / "shots", help="where the PNGs go")
+    ap.add_argument("pages", nargs="*", default=["index"])
+    args = ap.parse_args()
+    main(args.pages, args.site, args.out)

@@ -20,9 +20,9 @@ VL_VERSION = "v6_4"  # the Vega-Lite schema altair 6.3 writes
 _registered: set[str] = set()
 
 
-def chart_font(strings: dict) -> str:
-    """The language's chart font (scripts/i18n/<lang>/site.yml ui.chart_font)."""
-    return strings["ui"]["chart_font"]
+def chart_font(lang: str) -> str:
+    """The language's chart font (scripts/i18n/<lang>/language.yml font.chart)."""
+    return fonts.family(lang)
 
 
 def register_fonts(family: str) -> None:
@@ -74,7 +74,7 @@ def spec_for(chart: str, lang: str, strings: dict) -> dict:
         spec = mod.build(load_data(mod.DATA), t, lang).to_dict()
     if "description" not in spec:
         raise SystemExit(f"scripts/charts/{chart}.py: give the chart a description (its accessible name)")
-    spec.setdefault("config", {})["font"] = chart_font(strings)
+    spec.setdefault("config", {})["font"] = chart_font(lang)
     # No ARIA on individual marks: the chart is one named figure whose data is in the table under it
     # (assets/js/charts.js hides the drawing from screen readers; per-mark roles would be noise).
     spec["config"]["aria"] = False

@@ -32,7 +32,8 @@ class Language:
     minus: str
     list_separator: str       # between the parts of a vector written in text: "[1,94; 1,03]"
     calendar: str             # "gregorian" | "persian": dates on the PDF cover
-    font: dict = field(default_factory=dict)   # {"family": ..., "chart_files": folder of TTFs for vl-convert}
+    font: dict = field(default_factory=dict)   # {"page": css family, "chart": pinned family, "files": folder, "faces": [...]}
+    typed_numerals: tuple = ()  # other sets of ten digits this language's readers type (exercise answers)
 
     @property
     def prefix(self) -> str:
@@ -77,10 +78,20 @@ def languages(root: Path = ROOT) -> tuple[Language, ...]:
                             direction=meta["direction"], numerals=meta["numerals"], decimal=meta["decimal"],
                             thousands=meta["thousands"], percent=meta["percent"], minus=meta["minus"],
                             list_separator=meta.get("list_separator", ", "), calendar=meta["calendar"],
-                            font=dict(meta["font"])))
+                            font=dict(meta["font"]), typed_numerals=tuple(meta.get("typed_numerals") or ())))
     if sum(lang.default for lang in out) != 1:
         raise SystemExit("mkdocs.yml: exactly one language of the i18n plugin must be `default: true`")
     return tuple(out)
+
+
+def number_reading(root: Path = ROOT) -> dict:
+    """What a reader may type in a number, in any of the course's languages: each set of ten digits
+    other than 0–9, and the decimal and thousands signs other than '.' and ','. Pages carry it
+    (hooks/exercises.py → data-read) so overrides/assets/js/exercises.js names no script's digits."""
+    langs = languages(root)
+    digits = [d for lang in langs for d in (lang.numerals, *lang.typed_numerals) if d != "0123456789"]
+    signs = lambda kind: sorted({getattr(lang, kind) for lang in langs} - {".", ","})  # noqa: E731
+    return {"digits": list(dict.fromkeys(digits)), "decimal": signs("decimal"), "thousands": signs("thousands")}
 
 
 def codes(root: Path = ROOT) -> list[str]:

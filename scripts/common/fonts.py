@@ -1,7 +1,8 @@
 """The fonts charts are drawn with, each from a pinned npm package (package.json), never the system.
 
-A language names its chart font in scripts/i18n/<lang>/site.yml (`ui.chart_font`); the static SVG
-(vl-convert), the live chart (hooks/refs.py) and the pages' @font-face (tools/vendor_assets.py,
+A language names its chart font and that font's files in one place, the `font:` block of
+scripts/i18n/<lang>/language.yml (read by scripts/common/course.py); the static SVG (vl-convert), the
+live chart (hooks/refs.py) and the pages' @font-face (tools/vendor_assets.py,
 overrides/assets/css/course.css) all use that one family, so text is measured the same everywhere.
 """
 from __future__ import annotations
@@ -11,13 +12,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 NODE_MODULES = ROOT / "node_modules"
 
-# family -> (folder of TTF files inside node_modules, the faces charts use: regular, bold, italics
-# where the family has them; a chart may ask for fontStyle="italic")
-FAMILIES = {
-    "Vazirmatn": ("vazirmatn/fonts/ttf", ("Vazirmatn-Regular.ttf", "Vazirmatn-Bold.ttf")),
-    "DejaVu Sans": ("dejavu-fonts-ttf/ttf", ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf",
-                                             "DejaVuSans-BoldOblique.ttf")),
-}
+
+
+def families() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """family -> (folder of TTF files inside node_modules, the faces charts use: regular, bold,
+    italics where the family has them; a chart may ask for fontStyle="italic"), from every language."""
+    from scripts.common import course
+    return {lang.font["chart"]: (lang.font["files"], tuple(lang.font["faces"])) for lang in course.languages()}
+
+
+def family(lang: str) -> str:
+    """The pinned family a language's charts are drawn with."""
+    from scripts.common import course
+    return course.language(lang).font["chart"]
 
 
 class FontError(SystemExit):
@@ -26,21 +33,35 @@ class FontError(SystemExit):
 
 def files(family: str) -> list[Path]:
     """The TTF files of a family; stops, saying what to do, when the family is unknown or missing."""
-    if family not in FAMILIES:
-        raise FontError(f"chart font {family!r} is not one of {sorted(FAMILIES)}: add it to FAMILIES in "
-                        "scripts/common/fonts.py with its npm package's TTF files (pinned in package.json)")
-    folder, names = FAMILIES[family]
+    known = families()
+    if family not in known:
+        raise FontError(f"chart font {family!r} is not one of {sorted(known)}: name it with its npm package's "
+                        "TTF folder and faces in the `font:` block of scripts/i18n/<lang>/language.yml "
+                        "(chart, files, faces; the package pinned in package.json)")
+    folder, names = known[family]
     paths = [NODE_MODULES / folder / n for n in names]
     missing = [str(p.relative_to(ROOT)) for p in paths if not p.is_file()]
     if missing:
         raise FontError(f"chart font {family!r} is missing ({', '.join(missing)}): run `npm ci` "
                         "(make assets does); charts are never drawn with whatever fonts the machine has")
+    named = {p.name: _family_name(p) for p in paths}
+    wrong = {n: f for n, f in named.items() if f != family}
+    if wrong:
+        raise FontError(f"chart font {family!r}: the files named for it are another family ({wrong}): make "
+                        "`chart:` in scripts/i18n/<lang>/language.yml (font:) the family its `files` hold")
     return paths
+
+
+def _family_name(path: Path) -> str:
+    """The family a renderer knows the file by (typographic family, else the legacy one)."""
+    from fontTools.ttLib import TTFont
+    name = TTFont(str(path), lazy=True)["name"]
+    return name.getDebugName(16) or name.getDebugName(1)
 
 
 def folder(family: str) -> Path:
     files(family)
-    return NODE_MODULES / FAMILIES[family][0]
+    return NODE_MODULES / families()[family][0]
 
 
 def advances(path: Path) -> dict[int, int]:
@@ -76,7 +97,7 @@ def check_no_shadowing(family: str) -> None:
             raise FontError(f"the system font {sys_file} is also {family!r} but measures text differently "
                             f"(e.g. {''.join(sorted(differ)[:10])!r}), so charts would differ from the committed "
                             "ones: remove that font package on this machine, or pin another family in "
-                            "scripts/common/fonts.py")
+                            "scripts/i18n/<lang>/language.yml (font:)")
 
 
 def _style(path: Path) -> tuple[int, int, bool]:

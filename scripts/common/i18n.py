@@ -49,7 +49,9 @@ def _wrap(node, lang: str, path: str = ""):
 
 
 def languages() -> list[str]:
-    return sorted(p.name for p in I18N.iterdir() if p.is_dir())
+    """The course's languages (scripts/common/course.py: mkdocs.yml's i18n plugin), in its order."""
+    from scripts.common import course
+    return course.codes()
 
 
 def _merge(into: dict, new: dict, where: str, path: str = "") -> None:

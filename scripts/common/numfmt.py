@@ -1,8 +1,8 @@
-"""Numbers as each language writes them: the one place that decides digits and separators.
+"""Numbers as each language writes them: digits and separators applied the one way.
 
-uk: 1 234,5 (narrow no-break space groups thousands, decimal comma), 48,5 %, 1,8·10<sup>−7</sup>,
-vectors [1,94; 1,03] (the comma is taken, so components are separated by a semicolon).
-fa: Persian digits ۰–۹, ٬ for thousands, ٫ as decimal, ۴۸٫۵٪, vectors [۱٫۹۴، ۱٫۰۳] (Persian comma).
+Each language's signs come from its metadata (scripts/i18n/<lang>/language.yml, read by
+scripts/common/course.py), e.g. 1 234,5 · 48,5 % · [1,94; 1,03] with a decimal comma, or Persian
+digits ۱٬۲۳۴٫۵ · ۴۸٫۵٪ · [۱٫۹۴، ۱٫۰۳]. Exponents: 1,8·10<sup>−7</sup>.
 A vector is written left to right in both languages, as in the formulas next to it.
 Format specs: d  ,d  .2f  ,.1f  .1%  .1e  (a Python format spec, the grouping comma optional).
 Code and formulas are not numbers for a reader of one language: they keep the point.
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 
-LOCALES = {
-    "uk": {"decimal": ",", "thousands": "\u202f", "percent": "\u00a0%", "digits": "0123456789", "minus": "−",
-           "list": "; "},
-    "fa": {"decimal": "٫", "thousands": "٬", "percent": "٪", "digits": "۰۱۲۳۴۵۶۷۸۹", "minus": "−",
-           "list": "، "},
-}
+from scripts.common import course
+
+# language -> its signs, from the course model (no table of languages here)
+LOCALES = {lang.code: {"decimal": lang.decimal, "thousands": lang.thousands, "percent": lang.percent,
+                       "digits": lang.numerals, "minus": lang.minus, "list": lang.list_separator}
+           for lang in course.languages()}
 _SPEC = re.compile(r"^(,)?(?:\.(\d+))?([dfe%])$")
 
 
@@ -31,7 +31,7 @@ def localize_digits(text: str, lang: str) -> str:
 
 
 def fmt(value, spec: str, lang: str) -> str:
-    """Format a number for a page in `lang`, e.g. fmt(0.485, '.1%', 'fa') -> '۴۸٫۵٪'."""
+    """Format a number for a page in `lang`, e.g. fmt(0.485, '.1%', <Persian>) -> '۴۸٫۵٪'."""
     loc = LOCALES[lang]
     m = _SPEC.match(spec)
     if not m:
@@ -60,7 +60,7 @@ def fmt(value, spec: str, lang: str) -> str:
 
 
 def vector(values, spec: str, lang: str) -> str:
-    """A vector's components, each formatted with `spec`: vector([1.94, 1.03], '.2f', 'uk') -> '[1,94; 1,03]'."""
+    """A vector's components, each formatted with `spec`: vector([1.94, 1.03], '.2f', <Ukrainian>) -> '[1,94; 1,03]'."""
     if not isinstance(values, (list, tuple)) or not values:
         raise TypeError(f"{values!r} is not a list of numbers")
     return "[" + LOCALES[lang]["list"].join(fmt(v, spec, lang) for v in values) + "]"
@@ -76,6 +76,6 @@ def d3_locale(lang: str) -> dict:
     loc = LOCALES[lang]
     out = {"decimal": loc["decimal"], "thousands": loc["thousands"], "grouping": [3],
            "currency": ["", ""], "minus": loc["minus"], "percent": loc["percent"]}
-    if lang != "uk":
+    if loc["digits"] != "0123456789":
         out["numerals"] = list(loc["digits"])
     return out

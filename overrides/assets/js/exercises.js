@@ -4,17 +4,32 @@
 (function () {
   "use strict";
 
-  // Persian ۰–۹ (U+06F0…) and Arabic-Indic ٠–٩ (U+0660…) digits → ASCII.
+  // How the course's languages write numbers, from the page (data-read, hooks/exercises.py, from
+  // scripts/i18n/<lang>/language.yml): sets of ten digits other than 0–9, and decimal and thousands
+  // signs other than "." and ",". Read from the first exercise on init.
+  var READ = { digits: [], decimal: [], thousands: [] };
+
+  // every digit the course knows → ASCII; every decimal sign → "."; thousands signs dropped
   function asciiDigits(s) {
-    return s.replace(/[\u06F0-\u06F9]/g, function (c) { return String(c.charCodeAt(0) - 0x06F0); })
-            .replace(/[\u0660-\u0669]/g, function (c) { return String(c.charCodeAt(0) - 0x0660); });
+    var out = "";
+    Array.from(s).forEach(function (c) {
+      for (var i = 0; i < READ.digits.length; i++) {
+        var k = Array.from(READ.digits[i]).indexOf(c);
+        if (k >= 0) { out += String(k); return; }
+      }
+      if (READ.decimal.indexOf(c) >= 0) { out += "."; return; }
+      if (READ.thousands.indexOf(c) >= 0) return;
+      out += c;
+    });
+    return out;
   }
 
-  // One number as readers write it: «٫» «,» or «.» as the decimal sign, thousands separated by spaces,
-  // «٬», «'», or the other one of «,» «.»; a leading minus or «−». Returns every reading (a lone
-  // "1,234" may be 1.234 or 1234), or [] when it is not a number.
+  // One number as readers write it (its digits and the languages' own signs already made ASCII):
+  // «,» or «.» as the decimal sign, thousands separated by spaces, «'», or the other one of «,» «.»;
+  // a leading minus or «−». Returns every reading (a lone "1,234" may be 1.234 or 1234), or []
+  // when it is not a number.
   function readings(text) {
-    var s = text.replace(/[\s\u00A0\u202F\u2009\u066C'’]/g, "").replace(/\u066B/g, ".")
+    var s = text.replace(/[\s\u00A0\u202F\u2009'’]/g, "")
                 .replace(/^[\u2212\u2013\u2012-]/, "-").replace(/^\+/, "");
     if (!/^-?[0-9.,]*[0-9][0-9.,]*$/.test(s)) return [];
     var sign = s[0] === "-" ? -1 : 1;
@@ -110,7 +125,11 @@
     });
   }
 
-  function init() { document.querySelectorAll(".exercise").forEach(setup); }
+  function init() {
+    var first = document.querySelector(".exercise[data-read]");
+    if (first) READ = JSON.parse(first.dataset.read);
+    document.querySelectorAll(".exercise").forEach(setup);
+  }
   // exposed for tests of the reading rules
   window.courseExercises = { parse: parse, verdict: verdict };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();

@@ -1,24 +1,25 @@
-"""Offline build (OFFLINE=true, see tools/offline.py): give Material our local web-worker shim.
+"""Offline build (mkdocs.yml's offline plugin enabled, see tools/offline_copy.py): give Material our
+local web-worker shim.
 
 Without a polyfill whose path names "iframe-worker", Material's offline plugin adds a CDN copy.
 Runs before the plugins' on_config (higher priority) so the plugin sees ours.
 """
 import html
-import os
 
 from mkdocs.plugins import event_priority
 
 SHIM = "assets/vendor/iframe-worker/shim.js"
 
 
-def offline_build() -> bool:
-    """True while tools/offline.py builds the offline copy (OFFLINE=true)."""
-    return os.environ.get("OFFLINE", "").lower() in ("1", "true", "yes")
+def offline_build(config) -> bool:
+    """True while tools/offline_copy.py builds the offline copy: mkdocs.yml's offline plugin is enabled."""
+    plugin = config["plugins"].get("material/offline") or config["plugins"].get("offline")
+    return bool(plugin and plugin.config.enabled)
 
 
 @event_priority(100)
 def on_config(config, **kwargs):
-    if offline_build():
+    if offline_build(config):
         config.extra["polyfills"] = [SHIM]
     return config
 

@@ -1,6 +1,6 @@
 """Build the offline copy (both languages, opens from disk with no network) and zip it.
 
-    python tools/offline.py   -> build/offline/attention-course/ and build/downloads/attention-course-offline.zip
+    python tools/offline_copy.py   -> build/offline/attention-course/ and build/downloads/attention-course-offline.zip
 Material's offline plugin makes search work on file://; its web-worker shim is our local copy.
 """
 from __future__ import annotations
@@ -14,17 +14,19 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "build" / "offline" / "attention-course"
-DOWNLOADS = ROOT / "build" / "downloads"
+sys.path.insert(0, str(ROOT))
+from scripts.common.paths import DOWNLOADS, DOWNLOADS_INDEX, OFFLINE_COPY as OUT  # noqa: E402
+
 ZIP_NAME = "attention-course-offline.zip"
 FIXED_TIME = (2026, 1, 1, 0, 0, 0)  # same bytes for the same content
 
 
 def build() -> None:
-    env = dict(os.environ, OFFLINE="true", USE_DIRECTORY_URLS="false", SITE_DIR=str(OUT),
-               NO_MKDOCS_2_WARNING="1")
+    # mkdocs.yml's own switches (!ENV): the offline plugin on, file-style links; the folder explicitly
+    env = dict(os.environ, OFFLINE="true", USE_DIRECTORY_URLS="false", NO_MKDOCS_2_WARNING="1")
     env.pop("REQUIRE_DOWNLOADS", None)
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet"], cwd=ROOT, env=env, check=True)
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(OUT)],
+                   cwd=ROOT, env=env, check=True)
 
 
 def archive() -> Path:
@@ -42,9 +44,9 @@ def archive() -> Path:
 
 
 def record(items: dict) -> None:
-    """build/downloads/downloads.json: which file each download key is ({key: {"file": name}}).
+    """DOWNLOADS_INDEX (build/downloads/downloads.json): which file each download key is ({key: {"file": name}}).
     Sizes and page counts are not recorded: hooks/downloads.py reads them from the files."""
-    index = DOWNLOADS / "downloads.json"
+    index = DOWNLOADS_INDEX
     try:
         data = json.loads(index.read_text(encoding="utf-8")) if index.exists() else {}
     except ValueError:

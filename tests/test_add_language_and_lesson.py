@@ -1,0 +1,117 @@
+"""A third language and a third lesson are data, not code: in a copy of the project, add a language
+`xx` (the default language's pages and strings, its own numerals) and a lesson (one chart, one
+value reference) by touching only the places the README's "add a language" / "add a lesson" rows
+name; the chart build, the strict site build and the parity test then pass for them.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT
+from scripts.common import course
+
+NEW, LESSON = "xx", "third-lesson"
+NUMERALS = "٠١٢٣٤٥٦٧٨٩"  # Arabic-Indic: none of the existing languages writes with them
+COPIED = ("docs", "hooks", "scripts", "generated", "overrides", "tests", "tools")
+
+
+def run(proj: Path, *cmd: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONDONTWRITEBYTECODE="1")
+    for k in ("SITE_DIR", "OFFLINE", "REQUIRE_DOWNLOADS", "USE_DIRECTORY_URLS"):
+        env.pop(k, None)
+    return subprocess.run([sys.executable, *cmd], cwd=proj, env=env, capture_output=True, text=True)
+
+
+def add_language(proj: Path, base: str) -> None:
+    """mkdocs.yml's i18n entry, scripts/i18n/xx/ (language.yml with its numerals), docs/xx/,
+    Material's strings for the code (overrides/partials/languages/xx.html), typed set-up counts."""
+    cfg = proj / "mkdocs.yml"
+    text = cfg.read_text(encoding="utf-8")
+    entry = f"        - locale: {NEW}\n          name: Test language\n          build: true\n"
+    text, n = re.subn(r"(      languages:\n(?:        .*\n|          .*\n)+)", lambda m: m.group(1) + entry, text, count=1)
+    assert n == 1, "mkdocs.yml: the i18n plugin's languages list was not found"
+    cfg.write_text(text, encoding="utf-8")
+    shutil.copytree(proj / "scripts/i18n" / base, proj / "scripts/i18n" / NEW)
+    meta = proj / "scripts/i18n" / NEW / "language.yml"
+    meta.write_text(re.sub(r'numerals: "[^"]*"', f'numerals: "{NUMERALS}"', meta.read_text(encoding="utf-8")),
+                    encoding="utf-8")
+    shutil.copytree(proj / "docs" / base, proj / "docs" / NEW)
+    partial = proj / "overrides/partials/languages" / f"{base}.html"
+    if partial.exists():
+        source = partial
+    else:  # Material's own strings for the base language
+        import material
+        source = Path(material.__file__).parent / "templates/partials/languages" / f"{base}.html"
+    shutil.copy(source, proj / "overrides/partials/languages" / f"{NEW}.html")
+    typed = proj / "tests/typed_numbers.yml"
+    allowed = yaml.safe_load(typed.read_text(encoding="utf-8"))
+    allowed["by_language"][NEW] = list(allowed["by_language"].get(base, []))
+    typed.write_text(yaml.safe_dump(allowed, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+
+def add_lesson(proj: Path) -> None:
+    """A nav entry and one page per language (front matter `lesson: true`): a chart and a value."""
+    cfg = proj / "mkdocs.yml"
+    text = cfg.read_text(encoding="utf-8")
+    last = course.lessons()[-1]
+    assert f"  - {last}.md\n" in text
+    cfg.write_text(text.replace(f"  - {last}.md\n", f"  - {last}.md\n  - {LESSON}.md\n", 1), encoding="utf-8")
+    for folder in sorted(p for p in (proj / "docs").iterdir() if p.is_dir()):
+        (folder / f"{LESSON}.md").write_text(
+            "---\nlesson: true\n---\n\n# Lesson three { #lesson-three }\n\n"
+            "The toy vectors have {{ v: sa_toy/d | d }} components.\n\n"
+            "{{ chart: sqrt_scaling }}\n\n{{ provenance }}\n", encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def proj(tmp_path_factory) -> Path:
+    proj = tmp_path_factory.mktemp("course") / "proj"
+    proj.mkdir()
+    ignore = shutil.ignore_patterns("__pycache__", ".lock", ".pytest_cache")
+    for d in COPIED:
+        shutil.copytree(ROOT / d, proj / d, ignore=ignore, symlinks=True)
+    for f in ("mkdocs.yml", "package.json"):
+        shutil.copy(ROOT / f, proj / f)
+    (proj / "node_modules").symlink_to((ROOT / "node_modules").resolve())
+    add_language(proj, course.default_language().code)
+    add_lesson(proj)
+    return proj
+
+
+def test_the_copy_declares_the_new_language_and_lesson(proj):
+    out = run(proj, "-c", "from scripts.common import course; print(course.codes()[-1], course.lessons()[-1])")
+    assert out.stdout.split() == [NEW, LESSON], out.stderr[-2000:]
+
+
+def test_charts_build_for_the_new_language(proj):
+    out = run(proj, "-m", "scripts.run")
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    charts = proj / "generated/charts" / NEW
+    assert {p.name for p in charts.glob("*.vg.json")} == {p.name for p in (ROOT / "generated/charts" /
+                                                                           course.default_language().code).glob("*.vg.json")}
+    svg = (charts / "sqrt_scaling.svg").read_text(encoding="utf-8")
+    assert any(c in svg for c in NUMERALS), "the new language's charts should write its numerals"
+    assert run(proj, "-m", "scripts.run", "--check").returncode == 0
+
+
+def test_strict_build_and_parity_pass(proj):
+    test_charts_build_for_the_new_language(proj)  # the pages read the new language's charts
+    site = proj.parent / "site"
+    out = run(proj, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site))
+    assert out.returncode == 0, out.stderr[-3000:]
+    page = (site / NEW / LESSON / "index.html").read_text(encoding="utf-8")
+    assert 'class="chart' in page and "sqrt_scaling" in page
+    assert f">{NUMERALS[2]}<" in page, "the value reference should be written in the new numerals"
+    assert (site / LESSON / "index.html").exists()
+    out = run(proj, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_parity.py", "tests/test_course.py",
+              "tests/test_registry_only.py")
+    assert out.returncode == 0, out.stdout[-3000:]
+    assert re.search(r"\d+ passed", out.stdout)
