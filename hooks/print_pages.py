@@ -19,8 +19,8 @@ from mkdocs.plugins import event_priority
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from scripts.common import course  # noqa: E402
+from scripts.common.paths import PRINT_PAGES  # noqa: E402  (shared with tools/pdf.py)
 
-PRINT_PAGES = ROOT / "build" / "print-pages"   # the one place this folder is named
 SHELL_SLOT = "<!--print-article-slot-->"
 _START, _END = "<!--print-article-->", "<!--/print-article-->"
 

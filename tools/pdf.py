@@ -48,7 +48,7 @@ def lesson_pages(lang: str) -> list[dict]:
     for name in course.lessons():
         saved = folder_for(OUT) / lang / f"{name}.json"
         if not saved.exists():
-            raise SystemExit(f"{saved.relative_to(ROOT)} is missing: run tools/offline.py (make site does); "
+            raise SystemExit(f"{saved.relative_to(ROOT)} is missing: run tools/offline_copy.py (make site does); "
                              "hooks/print_pages.py must be listed in mkdocs.yml hooks")
         out.append(dict(json.loads(saved.read_text(encoding="utf-8")), name=name))
     return out

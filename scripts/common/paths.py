@@ -14,3 +14,4 @@ OFFLINE_COPY = BUILD / "offline" / "attention-course"     # the offline copy (op
 DOWNLOADS = BUILD / "downloads"                           # files the site offers: the offline archive, one PDF a language
 DOWNLOADS_INDEX = DOWNLOADS / "downloads.json"            # {key: {"file": name}}: written by tools, read by hooks
 SITE = ROOT / "site"                                      # mkdocs.yml site_dir unless SITE_DIR says otherwise
+PRINT_PAGES = BUILD / "print-pages"                      # each lesson's final content, saved by hooks/print_pages.py for tools/pdf.py
