@@ -22,7 +22,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 from browser import ALL_CHARTS_RENDERED, launch  # noqa: E402
 from offline import DOWNLOADS, OUT, record  # noqa: E402
-from scripts.common import numfmt  # noqa: E402
+from scripts.common import dates  # noqa: E402
+from scripts.common.dates import gregorian_to_jalali  # noqa: E402,F401  (tests import it from here)
 from scripts.common.i18n import languages, strings  # noqa: E402
 
 LESSONS = ("self-attention", "cross-attention")
@@ -45,28 +46,9 @@ def lesson_article(lang: str, name: str) -> tuple[str, list[tuple[str, str]]]:
     return f'<section class="print-lesson">{body}</section>', heads
 
 
-def gregorian_to_jalali(gy: int, gm: int, gd: int) -> tuple[int, int, int]:
-    """The Solar Hijri (Jalali) date Persian readers use, by the usual 33-year-cycle arithmetic."""
-    before = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334]
-    gy2 = gy + 1 if gm > 2 else gy
-    days = 355666 + 365 * gy + (gy2 + 3) // 4 - (gy2 + 99) // 100 + (gy2 + 399) // 400 + gd + before[gm - 1]
-    jy = -1595 + 33 * (days // 12053)
-    days %= 12053
-    jy += 4 * (days // 1461)
-    days %= 1461
-    if days > 365:
-        jy += (days - 1) // 365
-        days = (days - 1) % 365
-    if days < 186:
-        return jy, 1 + days // 31, 1 + days % 31
-    return jy, 7 + (days - 186) // 30, 1 + (days - 186) % 30
-
-
 def date_text(lang: str, ui: dict, today: dt.date | None = None) -> str:
-    today = today or dt.date.today()
-    y, m, d = (gregorian_to_jalali(today.year, today.month, today.day) if ui.get("calendar") == "jalali"
-               else (today.year, today.month, today.day))
-    return f"{numfmt.fmt(d, 'd', lang)} {ui['months'][m - 1]} {numfmt.fmt(y, 'd', lang)}"
+    """The cover's date in the language's calendar (scripts/common/dates.py; ui is kept for callers)."""
+    return dates.date_text(today or dt.date.today(), lang)
 
 
 SOLUTION = re.compile(r'<details\b([^>]*\bclass="exercise-solution"[^>]*)>\s*<summary>.*?</summary>(.*?)</details>', re.S)
