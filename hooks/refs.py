@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from hooks import downloads, provenance, refparse  # noqa: E402  (downloads: entries checked against the files)
 from hooks.bidi import isolate_formulas  # noqa: E402  (√d stays √d in Persian captions and headers)
 from hooks.worker_shim import not_here_note, offline_build  # noqa: E402
-from scripts.common import fonts, i18n, numfmt  # noqa: E402  (numfmt: the one place numbers get their language)
+from scripts.common import dates, fonts, i18n, numfmt  # noqa: E402  (numfmt: the one place numbers get their language)
 
 SLOT = re.compile(r'<div class="chart-slot" data-chart="([\w-]+)"></div>')
 
@@ -203,9 +203,20 @@ def value_html(ref: str, spec: str, where: str, lang: str) -> str:
             inner = num_span(numfmt.vector(value, spec or ".3f", lang))
         except (TypeError, ValueError) as err:
             raise PluginError(f"{where}: cannot format {ref!r} = {value!r} as a vector with {spec!r}: {err}") from None
+    elif isinstance(value, str) and spec in WORDED:
+        try:
+            inner = num_span(text(WORDED[spec](value, lang)))
+        except ValueError as err:
+            raise PluginError(f"{where}: cannot write {ref!r} as a {spec}: {err}") from None
     else:
         inner = f"<bdi>{text(value)}</bdi>" if isinstance(value, str) else num_span(fmt(value, spec, where, ref, lang))
     return sourced(inner, ref, lang)
+
+
+# Formats for strings the timings record for machines, written for people in the page's language:
+# {{ v: timings:x/machine.measured | date }} -> '30 листопада 2026' / '۹ آذر ۱۴۰۵';
+# {{ v: timings:x/machine.platform | system }} -> 'Linux, x86-64'.
+WORDED = {"date": dates.iso_date_text, "system": lambda s, lang: dates.system_text(s)}
 
 
 def table_md(ref: str, arg: str, where: str, lang: str) -> str:

@@ -33,6 +33,7 @@ from offline_copy import DOWNLOADS, OUT, record  # noqa: E402
 from hooks.print_pages import SHELL_SLOT, folder_for  # noqa: E402
 from scripts.common import course, numfmt  # noqa: E402
 from scripts.common.i18n import strings  # noqa: E402
+from scripts.common import dates  # noqa: E402
 
 PASSES = 4  # printings at most until the contents' page numbers settle (two suffice unless a number's width moves a break)
 
@@ -101,13 +102,10 @@ def contents_entries(pages: list[dict]) -> list[dict]:
     return out
 
 
-def date_text(lang: str, ui: dict, today: dt.date | None = None) -> str:
-    """The date in the language's calendar (course.language(lang).calendar), month names from ui.print."""
-    today = today or dt.date.today()
-    if course.language(lang).calendar == "persian":
-        import jdatetime  # maintained Solar Hijri arithmetic (pinned in requirements.txt)
-        today = jdatetime.date.fromgregorian(date=today)
-    return f"{numfmt.fmt(today.day, 'd', lang)} {ui['months'][today.month - 1]} {numfmt.fmt(today.year, 'd', lang)}"
+
+def date_text(lang: str, ui: dict | None = None, today: dt.date | None = None) -> str:
+    """The cover's date in the language's calendar and digits (scripts/common/dates.py)."""
+    return dates.date_text(today or dt.date.today(), lang)
 
 
 SOLUTION = re.compile(r'<details\b([^>]*\bclass="exercise-solution"[^>]*)>\s*<summary>.*?</summary>(.*?)</details>', re.S)

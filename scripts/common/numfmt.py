@@ -9,6 +9,7 @@ Code and formulas are not numbers for a reader of one language: they keep the po
 """
 from __future__ import annotations
 
+import math
 import re
 
 from scripts.common import course
@@ -17,6 +18,7 @@ from scripts.common import course
 LOCALES = {lang.code: {"decimal": lang.decimal, "thousands": lang.thousands, "percent": lang.percent,
                        "digits": lang.numerals, "minus": lang.minus, "list": lang.list_separator}
            for lang in course.languages()}
+PLAIN_RANGE = (1e-2, 1e3)   # |value| written without a power of ten by the "e" format
 _SPEC = re.compile(r"^(,)?(?:\.(\d+))?([dfe%])$")
 
 
@@ -39,6 +41,11 @@ def fmt(value, spec: str, lang: str) -> str:
     group, prec, kind = m.groups()
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{value!r} is not a number")
+    if kind == "e" and value != 0 and PLAIN_RANGE[0] <= abs(value) < PLAIN_RANGE[1]:
+        # Scientific form only where it helps: 2,5 reads better than 2,5·10⁰. The same significant
+        # digits, written plainly (a column of tiny errors keeps its powers of ten).
+        digits = int(prec or 1) - math.floor(math.log10(abs(float(f"{abs(value):.{prec or 1}e}"))))
+        return fmt(value, f".{max(digits, 0)}f", lang)
     if kind == "e":
         mant, exp = f"{value:.{prec or 1}e}".split("e")
         out = _separators(mant.lstrip("-"), loc, group=False) + "·10<sup>" + (loc["minus"] if int(exp) < 0 else "") + str(abs(int(exp))) + "</sup>"

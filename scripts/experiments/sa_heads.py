@@ -16,6 +16,9 @@ Keys returned:
                         over all pairs of heads (null for one head)
   four_heads            the d = 32, 4-head row (the numbers quoted in prose)
   four_heads_d16        the d = 16, 4-head row (4 numbers per head)
+  patches: {n, n_distinct, min_distance}   the ring's 16-number patches: how many differ and the
+      smallest Euclidean distance between two of them (0 would mean identical patches, whose
+      equal keys tie in every head's argmax and so lower the distinct-target count)
   interactive: {d, head_counts, q, k, same_qk_for_all_head_counts, note}
       For the "pick a patch, see where each head looks" chart. Storing every head's rows for
       1 + 2 + 4 + 8 = 15 heads would be 15 × 49 × 49 ≈ 36 000 numbers; instead q = X Wq + bq and
@@ -105,6 +108,10 @@ def compute() -> dict:
         qs, ks = zip(*(q_k(x32, h) for h in HEAD_COUNTS))
         same = all(torch.equal(qs[0], q) and torch.equal(ks[0], k) for q, k in zip(qs, ks))
 
+    pts = np.asarray(patches16, dtype=float)
+    dist = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    np.fill_diagonal(dist, np.inf)
+    patches = {"n": len(pts), "n_distinct": len(np.unique(pts, axis=0)), "min_distance": float(dist.min())}
     four = next(r for r in by_heads if r["d"] == 32 and r["heads"] == 4)
     four16 = next(r for r in by_heads if r["d"] == 16 and r["heads"] == 4)
     return {
@@ -112,6 +119,7 @@ def compute() -> dict:
         "by_heads": by_heads,
         "four_heads": four,
         "four_heads_d16": four16,
+        "patches": patches,
         "shape": SHAPE,
         "seed": SEED,
         "n_draws": N_SEEDS,

@@ -7,12 +7,14 @@ q·k and once from q·k / √d. (The curve over d = 1 … 1024 for the foundatio
 Keys returned:
   n_keys, n_matrices, n_rows, seed, ln49, uniform   the set-up and the two references
   by_d: [{d, var_raw, var_scaled, pmax_raw, pmax_scaled, ent_raw, ent_scaled,
-          grad_raw, grad_scaled, grad_ratio}]
+          grad_raw, grad_scaled, grad_ratio, grad_raw_per_4x}]
       var_*      variance of all 9 800 × 49 scores, raw and divided by √d (theory: d and 1)
       pmax_*     mean over rows of the largest softmax weight
       ent_*      mean row entropy in nats (ln 49 = 3.892 is an even row)
       grad_*     mean over rows of Σ p(1 − p), how much a softmax row responds to its inputs
       grad_ratio grad_scaled / grad_raw: "how many times worse" without the division
+      grad_raw_per_4x  grad_raw of this d over grad_raw of the previous d (d grows 4× a row;
+                  null for the first): the factor Σp(1−p) shrinks by per 4× of d
   seed_claims    the seed's table next to these numbers
 """
 import math
@@ -53,6 +55,7 @@ def compute() -> dict:
         row = {"d": d, "var_raw": float(s.var()), "var_scaled": float(scaled.var()),
                "pmax_raw": pmax_r, "pmax_scaled": pmax_s, "ent_raw": ent_r, "ent_scaled": ent_s,
                "grad_raw": grad_r, "grad_scaled": grad_s, "grad_ratio": grad_s / grad_r}
+        row["grad_raw_per_4x"] = grad_r / rows[-1]["grad_raw"] if rows else None
         rows.append(row)
         seed = SEED_TABLE[d]
         ours = (round(row["var_raw"], 2), round(pmax_r, 3), round(pmax_s, 3), round(ent_r, 3),
