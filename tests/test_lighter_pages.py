@@ -1,6 +1,6 @@
-"""Charts load as the reader scrolls (issue 12, lighter pages): the page's text comes first, Vega and a
-chart's spec arrive when the chart nears the viewport, and scrolling alone draws every chart, served
-and from disk (file://)."""
+"""Lighter pages (issue 12): charts load as the reader scrolls (the page's text comes first, Vega and
+a chart's spec arrive when the chart nears the viewport, scrolling alone draws every chart, served and
+from disk), and the search index loads when search is opened."""
 import zipfile
 
 import pytest
@@ -77,3 +77,16 @@ def test_pages_without_charts_load_no_chart_code(browser, base_url, lang):
         if not p.locator(".chart-view").count():
             assert not [u for u in requested if "/vega" in u or u.endswith("/charts.js")], f"{lang}/{page}"
         ctx.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_index_loads_when_search_opens(browser, base_url, lang):
+    ctx, p, requested, _ = opened(browser, page_url(base_url, lang, "index"))
+    index = lambda: [u for u in requested if u.endswith("/search/search_index.json")]  # noqa: E731
+    assert not index(), f"{lang}: the search index loaded before search was opened"
+    p.locator(".md-search__input").click()  # the search field (a phone opens it with the header button)
+    p.wait_for_timeout(500)
+    assert len(index()) == 1, f"{lang}: opening search did not load the index once"
+    p.keyboard.type("softmax")
+    p.wait_for_selector(".md-search-result__item", timeout=10000)
+    ctx.close()
