@@ -293,12 +293,6 @@ def download_md(ref: str, where: str, lang: str, page, config) -> str:
     return f'<a href="{url}" download="{item["file"]}">{text(ui[ref])}</a> ({text(extra)})'
 
 
-def attr(text: str) -> str:
-    """Text for a single-quoted attribute: JSON's many double quotes stay as they are (a spec is
-    about a third smaller than with &quot; everywhere)."""
-    return html.escape(text, quote=False).replace("'", "&#39;")
-
-
 def chart_files(chart: str, lang: str) -> Path:
     return GEN / "charts" / lang / f"{chart}.vg.json"
 
@@ -351,7 +345,6 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
     def figure(m: re.Match) -> str:
         chart = m.group(1)
         t = strings(lang)["charts"][chart]
-        spec = chart_files(chart, lang).read_text(encoding="utf-8")
         svg = get_relative_url(f"assets/charts/{lang}/{chart}.svg", page.url)
         opts = {"locale": numfmt.d3_locale(lang), "actions": ui["actions"], "menu": ui["chart_menu"],
                 "font": fonts.family(lang)}  # the pinned font the static SVG was drawn with
@@ -369,10 +362,13 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
                       f'<caption>{isolate_formulas(t["title"])}</caption><thead><tr>{head}</tr></thead>'
                       f'<tbody>{body}</tbody></table></div>'
                       f'<p class="chart-source">{text(ui["provenance"]["chart_source"])} {links}</p></details>')
+        # The spec is not inlined: it is a script beside the page (on_post_build), loaded by charts.js
+        # when the chart nears the viewport, so the page's text arrives first; a script, not a fetch,
+        # so the offline copy (file://) loads it too.
         return (f'<figure class="chart" id="chart-{chart}">'
                 f'<div class="chart-view" data-chart="{chart}" role="figure" aria-label="{title}" '
-                f'aria-describedby="caption-{chart}" '
-                f"data-spec='{attr(json.dumps(json.loads(spec), separators=(',', ':'), ensure_ascii=False))}' "
+                f'aria-describedby="caption-{chart}" data-key="{html.escape(spec_key(chart, lang))}" '
+                f'data-src="{get_relative_url(spec_script(chart, lang), page.url)}" '
                 f'data-opts="{html.escape(json.dumps(opts, ensure_ascii=False))}"></div>'
                 f'<noscript><img src="{svg}" alt="{title}" width="640"></noscript>'
                 f'{data_table}<figcaption id="caption-{chart}">{desc}</figcaption></figure>')
@@ -381,15 +377,24 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
     return SLOT.sub(figure, content)
 
 
-CHART_SCRIPTS = ("assets/vendor/vega/vega.min.js", "assets/vendor/vega/vega-embed.min.js", "assets/js/charts.js")
+def spec_key(chart: str, lang: str) -> str:
+    return f"{lang}/{chart}"
 
 
-def on_post_page(output: str, page, config, **kwargs) -> str:
-    """Only pages with a chart load the chart scripts (Vega is the heaviest thing a page can get)."""
-    if not page.meta.get("chart_scripts"):
-        return output
-    tags = "".join(f'<script src="{get_relative_url(js, page.url)}"></script>' for js in CHART_SCRIPTS)
-    return output.replace("</body>", tags + "</body>", 1)
+def spec_script(chart: str, lang: str) -> str:
+    return f"assets/charts/{lang}/{chart}.js"
+
+
+def write_spec_scripts(site: Path) -> None:
+    """Each chart's compiled Vega spec as a script that hands it to charts.js (courseCharts.define)."""
+    for vg in GEN.glob("charts/*/*.vg.json"):
+        chart, lang = vg.name[:-len(".vg.json")], vg.parent.name
+        spec = json.dumps(json.loads(vg.read_text(encoding="utf-8")), separators=(",", ":"), ensure_ascii=False)
+        body = f"courseCharts.define({json.dumps(spec_key(chart, lang))},{spec});\n"
+        dest = site / spec_script(chart, lang)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        if not dest.exists() or dest.read_text(encoding="utf-8") != body:
+            dest.write_text(body, encoding="utf-8")
 
 
 def on_post_build(config, **kwargs) -> None:
@@ -399,6 +404,7 @@ def on_post_build(config, **kwargs) -> None:
         src, dest = item["path"], site / "downloads" / item["file"]
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, dest)
+    write_spec_scripts(site)
     for svg in GEN.glob("charts/*/*.svg"):
         dest = site / "assets" / "charts" / svg.parent.name / svg.name
         dest.parent.mkdir(parents=True, exist_ok=True)

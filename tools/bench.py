@@ -2,9 +2,12 @@
 
 Prints a table and writes bench/bench.json (git-ignored; machine-dependent). Measures:
   data    `scripts.run --force`, unchanged `scripts.run`, mkdocs build, offline build, PDFs, unchanged `make site`
-  pages   home and both lessons in both languages, cold cache in headless Debian chromium: bytes
-          (raw and gzip), requests, time to first chart and to all charts, slider → re-render p50/p95
-  lighthouse  performance, accessibility, best practices, SEO on the lesson pages (npm lighthouse 12.2.3)
+  pages   every page in every language, cold cache in headless Debian chromium (1280×900):
+          first view (gzip KB loaded before the reader scrolls), all-in (gzip KB once read to the end,
+          scrolling a screen at a time), requests, the first chart's delay after it scrolls into view,
+          slider → re-render p50/p95
+  lighthouse  performance, accessibility, best practices, SEO on every page with Lighthouse's default
+          mobile preset (simulated slow 4G, 4× CPU slowdown; npm lighthouse 12.2.3)
 Budgets are goals for this benchmark, not timed tests.
 """
 from __future__ import annotations
@@ -27,10 +30,12 @@ sys.path.insert(0, str(ROOT))
 from scripts.common import course  # noqa: E402
 
 PY = sys.executable
-PAGES = [(lang, page) for page in ("index", *course.lessons()) for lang in course.codes()]
+PAGES = [(lang, page) for page in course.pages() for lang in course.codes()]
 TRAIN_S = 60   # seconds each build-time training may take on 2 cores
-BUDGET = {"data_force_s": 180, "data_unchanged_s": 5, "site_unchanged_s": 30, "page_gzip_kb": 450, "first_chart_ms": 1000,
-          "all_charts_ms": 2000, "slider_p95_ms": 50, "lh_performance": 95, "lh_accessibility": 100}
+BUDGET = {"data_force_s": 180, "data_unchanged_s": 5, "site_unchanged_s": 30, "first_view_kb": 250, "all_in_kb": 400,
+          "in_view_ms": 1000, "slider_p95_ms": 50, "lh_performance": 97, "lh_accessibility": 100}
+# drawn charts, without asking charts.js to draw the rest (ALL_CHARTS_RENDERED does): the reader's path
+DRAWN = "[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered === '1')"
 ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1")
 
 
@@ -67,7 +72,8 @@ SLIDER_JS = """async () => {
   // the heaviest chart that has a range input: time from input to the view re-rendered
   const figs = [...document.querySelectorAll('figure.chart')].filter(f => f.querySelector('input[type=range]'));
   if (!figs.length) return null;
-  figs.sort((a, b) => b.querySelector('.chart-view').dataset.spec.length - a.querySelector('.chart-view').dataset.spec.length);
+  const size = f => window.courseCharts.specOf(f.querySelector('.chart-view')).length;
+  figs.sort((a, b) => size(b) - size(a));
   const el = figs[0].querySelector('.chart-view');
   const view = window.courseCharts.views.get(el).view;
   const input = figs[0].querySelector('input[type=range]');
@@ -83,6 +89,26 @@ SLIDER_JS = """async () => {
     times.push(performance.now() - t0);
   }
   return {chart: el.dataset.chart, times};
+}"""
+
+
+READ_TO_END_JS = """async () => {
+  // a reader scrolling a screen at a time, pausing briefly on each
+  const step = Math.round(innerHeight * 0.8);
+  for (let y = 0; y < document.documentElement.scrollHeight; y += step) {
+    scrollTo(0, y);
+    await new Promise(r => setTimeout(r, 150));
+  }
+}"""
+
+# The first chart, scrolled to the middle of the screen: how long after it came into view it was drawn
+# (0 when it was drawn before: charts.js starts a chart a screen ahead).
+IN_VIEW_JS = """async () => {
+  const el = document.querySelector('.chart-view');
+  if (!el) return null;
+  el.scrollIntoView({block: 'center'});
+  while (el.dataset.rendered !== '1' || !el.dataset.visibleAt) await new Promise(r => setTimeout(r, 20));
+  return Math.max(0, +el.dataset.renderedAt - +el.dataset.visibleAt);
 }"""
 
 
@@ -105,15 +131,18 @@ def bench_pages(site: Path) -> list[dict]:
                 sizes.append((r.url, len(body), len(gzip.compress(body, 6))))
             pg.on("response", on_response)
             pg.goto(url_for(base, lang, page), wait_until="load")
-            pg.wait_for_function(ALL_CHARTS_RENDERED,
-                                 timeout=30000)
             pg.wait_for_load_state("networkidle")
-            times = pg.evaluate("[...document.querySelectorAll('.chart-view')].map(e => +e.dataset.renderedAt)")
-            slider = pg.evaluate(SLIDER_JS)
-            row = {"page": f"{lang}/{page}", "requests": len(sizes),
-                   "raw_kb": sum(s[1] for s in sizes) / 1024, "gzip_kb": sum(s[2] for s in sizes) / 1024,
-                   "charts": len(times),
-                   "first_chart_ms": min(times) if times else None, "all_charts_ms": max(times) if times else None}
+            pg.wait_for_timeout(500)  # anything started late (fonts, idle callbacks) counts as first view
+            first_view = sum(s[2] for s in sizes) / 1024
+            in_view = pg.evaluate(IN_VIEW_JS)
+            pg.evaluate(READ_TO_END_JS)
+            pg.wait_for_function(DRAWN, timeout=30000)  # scrolling alone drew every chart
+            pg.wait_for_load_state("networkidle")
+            charts = pg.evaluate("document.querySelectorAll('.chart-view').length")
+            slider = pg.evaluate(SLIDER_JS) if charts else None
+            row = {"page": f"{lang}/{page}", "requests": len(sizes), "first_view_kb": first_view,
+                   "raw_kb": sum(s[1] for s in sizes) / 1024, "all_in_kb": sum(s[2] for s in sizes) / 1024,
+                   "charts": charts, "in_view_ms": in_view}
             if slider:
                 ts = sorted(slider["times"])
                 row.update(slider_chart=slider["chart"], slider_p50_ms=statistics.median(ts),
@@ -132,12 +161,10 @@ def bench_lighthouse(site: Path) -> list[dict]:
     server, base = start(site)
     rows = []
     for lang, page in PAGES:
-        if page == "index":
-            continue
         out = ROOT / "bench" / f"lighthouse-{lang}-{page}.json"
         cmd = [str(lh), url_for(base, lang, page), "--quiet", "--output=json", f"--output-path={out}",
                f"--chrome-path={CHROMIUM}", "--chrome-flags=--headless=new " + " ".join(ARGS),
-               "--only-categories=performance,accessibility,best-practices,seo", "--preset=desktop"]
+               "--only-categories=performance,accessibility,best-practices,seo"]  # default preset: mobile
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True,
                               env=dict(os.environ, CHROME_PATH=CHROMIUM))
         if proc.returncode or not out.exists():
@@ -172,18 +199,21 @@ def main() -> int:
     for k, v in data.items():
         b = BUDGET.get(k, TRAIN_S if k.startswith("train_") else None)
         print(f"| {k} | {mark(v, b) if b else f'{v:.2f}'} | {b if b else ''} |")
-    print("\n| page | requests | raw KB | gzip KB (≤450) | charts | first chart ms (≤1000) | all charts ms (≤2000) | slider p50 ms | slider p95 ms (≤50) |")
+    b = BUDGET
+    print(f"\n| page | requests | raw KB | first view gzip KB (≤{b['first_view_kb']}) | all-in gzip KB (≤{b['all_in_kb']}) "
+          f"| charts | first chart after in view ms (≤{b['in_view_ms']}) | slider p50 ms | slider p95 ms (≤{b['slider_p95_ms']}) |")
     print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
     for r in pages:
-        print(f"| {r['page']} | {r['requests']} | {r['raw_kb']:.0f} | {mark(r['gzip_kb'], 450)} | {r['charts']} | "
-              f"{mark(r['first_chart_ms'], 1000)} | {mark(r['all_charts_ms'], 2000)} | "
-              f"{r.get('slider_p50_ms', 0):.1f} | {mark(r.get('slider_p95_ms'), 50)} |")
-    print("\n| page | performance (≥95) | accessibility (100) | best practices | SEO |\n|---|--:|--:|--:|--:|")
+        print(f"| {r['page']} | {r['requests']} | {r['raw_kb']:.0f} | {mark(r['first_view_kb'], b['first_view_kb'])} | "
+              f"{mark(r['all_in_kb'], b['all_in_kb'])} | {r['charts']} | {mark(r['in_view_ms'], b['in_view_ms'])} | "
+              f"{r.get('slider_p50_ms', 0):.1f} | {mark(r.get('slider_p95_ms'), b['slider_p95_ms'])} |")
+    print(f"\n| page (mobile preset) | performance (≥{b['lh_performance']}) | accessibility (100) | best practices | SEO |"
+          "\n|---|--:|--:|--:|--:|")
     for r in lighthouse:
         if "error" in r:
             print(f"| {r.get('page', '?')} | error: {r['error'][:80]} | | | |")
             continue
-        print(f"| {r['page']} | {mark(r['lh_performance'], 95, True)} | {mark(r['lh_accessibility'], 100, True)} | "
+        print(f"| {r['page']} | {mark(r['lh_performance'], b['lh_performance'], True)} | {mark(r['lh_accessibility'], 100, True)} | "
               f"{r['lh_best_practices']} | {r['lh_seo']} |")
     print("\nwritten: bench/bench.json")
     return 0

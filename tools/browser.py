@@ -5,8 +5,10 @@ import os
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-quic"]
-# true once assets/js/charts.js has drawn every chart of the page
-ALL_CHARTS_RENDERED = "[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered === '1')"
+# true once assets/js/charts.js has drawn every chart of the page. Charts are drawn as the reader
+# scrolls; a script that needs them all (tests, PDF, screenshots, bench) asks for them all at once.
+ALL_CHARTS_RENDERED = ("(window.courseCharts && window.courseCharts.renderAll(), "
+                       "[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered === '1'))")
 
 
 def launch(playwright):

@@ -1,4 +1,6 @@
-// Render every course chart from its inlined Vega spec (no fetch: works from file:// too).
+// Render every course chart from its compiled Vega spec. Text and formulas come first: Vega and a
+// chart's spec (a script beside the page, assets/charts/<lang>/<chart>.js — a script, not a fetch, so
+// file:// works too) load when the chart nears the viewport (see "Loading" below).
 // Language conventions (digits, separators, font, menu strings) come from the page in data-opts,
 // computed by hooks/refs.py from scripts/common/numfmt.py. Charts follow Material's palette.
 (function () {
@@ -90,7 +92,7 @@
   }
 
   function render(el) {
-    var spec = JSON.parse(el.dataset.spec);
+    var spec = specs[el.dataset.key];
     var opts = JSON.parse(el.dataset.opts);
     var old = views.get(el);
     var state = old ? chosenState(el, old.view) : null;
@@ -126,25 +128,91 @@
     });
   }
 
-  // One chart per task, those on screen first: the page stays responsive while the rest render
-  // (one long task for all charts blocked input for a third of a second).
-  function renderAll() {
-    var els = Array.prototype.slice.call(document.querySelectorAll(".chart-view"));
-    var h = window.innerHeight;
-    var distance = function (el) { var r = el.getBoundingClientRect(); return r.bottom < 0 ? -r.bottom : Math.max(0, r.top - h); };
-    els.sort(function (a, b) { return distance(a) - distance(b); });
-    return els.reduce(function (done, el) {
-      return done.then(function () {
-        return new Promise(function (resolve) { setTimeout(function () { resolve(render(el)); }, 0); });
-      });
-    }, Promise.resolve());
+  // ── Loading (issue 12, lighter pages) ──────────────────────────────────────────────────────
+  // A chart is drawn when it comes within LOOKAHEAD of the viewport: first Vega (once per page), then
+  // its spec. renderAll() draws every chart now: before printing, for the PDF and the tests
+  // (tools/browser.py ALL_CHARTS_RENDERED calls it), and wherever IntersectionObserver is missing.
+  var LOOKAHEAD = "0px 0px 600px 0px";  // about a screen ahead: Vega is on hand before the chart shows
+  var me = document.currentScript;
+  var specs = {};    // data-key → spec, filled by the spec scripts (courseCharts.define)
+  var loaded = {};   // script URL → promise
+  var drawn = new Map();  // chart element → promise of its first render
+  var queue = Promise.resolve();
+
+  function loadScript(url) {
+    if (!loaded[url]) loaded[url] = new Promise(function (resolve, reject) {
+      var s = document.createElement("script");
+      s.src = url;
+      s.onload = resolve;
+      s.onerror = function () { reject(new Error("could not load " + url)); };
+      document.head.appendChild(s);
+    });
+    return loaded[url];
   }
 
-  // Re-render when the reader toggles light/dark, so axes and text keep their contrast.
-  new MutationObserver(function () { renderAll(); })
-    .observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+  function loadVega() {
+    return loadScript(me.dataset.vega).then(function () { return loadScript(me.dataset.embed); });
+  }
 
-  window.courseCharts = { views: views, renderAll: renderAll };
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", renderAll);
-  else renderAll();
+  // One chart per task: the page stays responsive while several render
+  // (one long task for all charts blocked input for a third of a second).
+  function inTurn(task) {
+    var run = queue.then(function () {
+      return new Promise(function (resolve) { setTimeout(function () { resolve(task()); }, 0); });
+    });
+    queue = run.catch(function () {});
+    return run;
+  }
+
+  function draw(el) {
+    if (!drawn.has(el)) {
+      drawn.set(el, Promise.all([loadVega(), loadScript(el.dataset.src)]).then(function () {
+        if (!specs[el.dataset.key]) throw new Error(el.dataset.src + " defined no chart " + el.dataset.key);
+        return inTurn(function () { return render(el); });
+      }).catch(function (err) {
+        el.dataset.rendered = "error";
+        console.error("chart " + el.dataset.chart + ": " + err);
+      }));
+    }
+    return drawn.get(el);
+  }
+
+  function charts() { return Array.prototype.slice.call(document.querySelectorAll(".chart-view")); }
+
+  // Every chart, those nearest the viewport first.
+  function renderAll() {
+    var h = window.innerHeight;
+    var distance = function (el) { var r = el.getBoundingClientRect(); return r.bottom < 0 ? -r.bottom : Math.max(0, r.top - h); };
+    return Promise.all(charts().sort(function (a, b) { return distance(a) - distance(b); }).map(draw));
+  }
+
+  function watch() {
+    if (!("IntersectionObserver" in window)) return renderAll();
+    var near = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) { if (e.isIntersecting) { near.unobserve(e.target); draw(e.target); } });
+    }, { rootMargin: LOOKAHEAD });
+    // when each chart itself enters the viewport (tools/bench.py: chart shown this long after)
+    var seen = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) {
+        if (e.isIntersecting) { seen.unobserve(e.target); e.target.dataset.visibleAt = String(performance.now()); }
+      });
+    });
+    charts().forEach(function (el) { near.observe(el); seen.observe(el); });
+  }
+
+  // Re-render drawn charts when the reader toggles light/dark, so axes and text keep their contrast
+  // (charts still loading read the palette when they render).
+  new MutationObserver(function () { views.forEach(function (_, el) { inTurn(function () { return render(el); }); }); })
+    .observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+  // Paper gets every chart. The browser does not wait for a promise here, so a print started at once
+  // may miss charts that were far away; tools/pdf.py waits for ALL_CHARTS_RENDERED, which draws all.
+  window.addEventListener("beforeprint", renderAll);
+
+  window.courseCharts = {
+    views: views, renderAll: renderAll,
+    define: function (key, spec) { specs[key] = spec; },
+    specOf: function (el) { return JSON.stringify(specs[el.dataset.key] || null); }  // tools/bench.py
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watch);
+  else watch();
 })();

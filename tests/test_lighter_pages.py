@@ -1,0 +1,92 @@
+"""Lighter pages (issue 12): charts load as the reader scrolls (the page's text comes first, Vega and
+a chart's spec arrive when the chart nears the viewport, scrolling alone draws every chart, served and
+from disk), and the search index loads when search is opened."""
+import zipfile
+
+import pytest
+
+from conftest import LANGS, LESSONS, page_url
+from scripts.common import course
+
+# drawn without asking charts.js for the rest (tools/browser.py ALL_CHARTS_RENDERED asks)
+DRAWN = "[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered === '1')"
+READ_TO_END = """async () => {
+  for (let y = 0; y < document.documentElement.scrollHeight; y += Math.round(innerHeight * 0.8)) {
+    scrollTo(0, y);
+    await new Promise(r => setTimeout(r, 100));
+  }
+}"""
+
+
+def opened(browser, url):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    p = ctx.new_page()
+    requested, errors = [], []
+    p.on("request", lambda r: requested.append(r.url))
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.goto(url, wait_until="load")
+    p.wait_for_timeout(800)
+    return ctx, p, requested, errors
+
+
+def check_lazy_then_drawn(p, requested, errors, where):
+    last = p.locator(".chart-view").last
+    key = last.get_attribute("data-src").rsplit("/", 1)[-1]
+    assert last.get_attribute("data-rendered") is None, f"{where}: the last chart was drawn before the reader scrolled"
+    assert not [u for u in requested if u.endswith("/" + key)], f"{where}: the last chart's spec loaded before it was near"
+    assert p.locator(".math .katex").count() == p.locator(".math").count(), f"{where}: formulas wait for the charts"
+    p.evaluate(READ_TO_END)
+    p.wait_for_function(DRAWN, timeout=30000)
+    assert p.locator(".chart-view svg.marks").count() == p.locator(".chart-view").count()
+    assert sum(u.endswith("/vega.min.js") for u in requested) == 1, f"{where}: Vega loaded more than once"
+    assert not errors, f"{where}: {errors}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_charts_load_as_the_reader_scrolls(browser, base_url, lang, lesson):
+    ctx, p, requested, errors = opened(browser, page_url(base_url, lang, lesson))
+    check_lazy_then_drawn(p, requested, errors, f"{lang}/{lesson}")
+    ctx.close()
+
+
+@pytest.fixture(scope="module")
+def offline_copy(site_dir, tmp_path_factory):
+    archive = site_dir / "downloads" / "attention-course-offline.zip"
+    assert archive.exists(), "make site should put the offline archive in site/downloads/"
+    dest = tmp_path_factory.mktemp("offline")
+    with zipfile.ZipFile(archive) as z:
+        z.extractall(dest)
+    return dest / "attention-course"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_charts_load_as_the_reader_scrolls_from_disk(browser, offline_copy, lang):
+    """The offline copy (file://): spec scripts and Vega load from disk as the reader scrolls."""
+    lesson = LESSONS[0]
+    page = offline_copy / course.page_path(lang, lesson).strip("/")
+    ctx, p, requested, errors = opened(browser, page.with_suffix(".html").as_uri())
+    check_lazy_then_drawn(p, requested, errors, f"{lang}/{lesson} from disk")
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_pages_without_charts_load_no_chart_code(browser, base_url, lang):
+    for page in course.pages():
+        ctx, p, requested, _ = opened(browser, page_url(base_url, lang, page))
+        if not p.locator(".chart-view").count():
+            assert not [u for u in requested if "/vega" in u or u.endswith("/charts.js")], f"{lang}/{page}"
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_index_loads_when_search_opens(browser, base_url, lang):
+    ctx, p, requested, _ = opened(browser, page_url(base_url, lang, "index"))
+    index = lambda: [u for u in requested if u.endswith("/search/search_index.json")]  # noqa: E731
+    assert not index(), f"{lang}: the search index loaded before search was opened"
+    p.locator(".md-search__input").click()  # the search field (a phone opens it with the header button)
+    p.wait_for_timeout(500)
+    assert len(index()) == 1, f"{lang}: opening search did not load the index once"
+    p.keyboard.type("softmax")
+    p.wait_for_selector(".md-search-result__item", timeout=10000)
+    ctx.close()
