@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from hooks import downloads, provenance, refparse  # noqa: E402  (downloads: entries checked against the files)
 from hooks.bidi import isolate_formulas  # noqa: E402  (√d stays √d in Persian captions and headers)
 from hooks.offline import not_here_note, offline_build  # noqa: E402
+from scripts.charts import _palette  # noqa: E402  (series colours per scheme)
 from scripts.common import i18n, numfmt  # noqa: E402  (numfmt: the one place numbers get their language)
 
 SLOT = re.compile(r'<div class="chart-slot" data-chart="([\w-]+)"></div>')
@@ -342,7 +343,8 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
         spec = chart_files(chart, lang).read_text(encoding="utf-8")
         svg = get_relative_url(f"assets/charts/{lang}/{chart}.svg", page.url)
         opts = {"locale": numfmt.d3_locale(lang), "actions": ui["actions"], "menu": ui["chart_menu"],
-                "font": ui["chart_font"]}  # the pinned font the static SVG was drawn with
+                "font": ui["chart_font"],  # the pinned font the static SVG was drawn with
+                "palette": {"light": list(_palette.LIGHT), "dark": list(_palette.DARK)}}
         title, desc = html.escape(t["title"]), isolate_formulas(" ".join(t["description"].split()))
         tab = json.loads((GEN / "charts" / lang / f"{chart}.table.json").read_text(encoding="utf-8"))
         head = "".join(f'<th scope="col">{isolate_formulas(h)}</th>' for _, h, _ in tab["columns"])
