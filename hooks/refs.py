@@ -299,6 +299,17 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
     lang = page_lang(config)
     where = f"docs/{lang}/{page.file.src_uri}" if not page.file.src_uri.startswith(lang + "/") else f"docs/{page.file.src_uri}"
     used: dict[str, None] = {}  # experiments whose numbers the page shows, in order of first use
+    figures: list[str] = []  # the page's charts in order: their numbers, for captions and {{ fig: }}
+
+    def collect(kind: str, ref: str, arg: str) -> str:
+        if kind == "chart":
+            figures.append(ref)
+        return ""
+    try:
+        refparse.substitute(markdown, collect)
+    except refparse.RefError:
+        pass  # reported with page and line by the real pass below
+    page.meta["figures"] = figures
 
     def resolve(kind: str, ref: str, arg: str) -> str:
         if kind in ("v", "table"):
@@ -315,10 +326,16 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
             return f'\n<div class="chart-slot" data-chart="{ref}"></div>\n'
         if kind == "download":
             return download_md(ref, where, lang, page)
+        if kind == "fig":
+            if ref not in figures:
+                raise PluginError(f"{where}: {{{{ fig: {ref} }}}} names no figure of this page; its figures are "
+                                  f"{figures or 'none'} ({{{{ chart: <id> }}}} lines)")
+            n = numfmt.fmt(figures.index(ref) + 1, "d", lang)
+            return f'<a class="fig-ref" href="#chart-{ref}">{text(strings(lang)["ui"]["figure_ref"].format(n=n))}</a>'
         if kind == "provenance" and not ref and not arg:
             return PROVENANCE
-        raise PluginError(f"{where}: unknown shortcode {{{{ {kind}: {ref} }}}}; use chart, v, table, download "
-                          "or provenance")
+        raise PluginError(f"{where}: unknown shortcode {{{{ {kind}: {ref} }}}}; use chart, fig, v, table, "
+                          "download or provenance")
 
     try:
         out = refparse.substitute(markdown, resolve)
@@ -346,6 +363,10 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
                 "font": ui["chart_font"],  # the pinned font the static SVG was drawn with
                 "palette": {"light": list(_palette.LIGHT), "dark": list(_palette.DARK)}}
         title, desc = html.escape(t["title"]), isolate_formulas(" ".join(t["description"].split()))
+        figures = page.meta.get("figures") or []
+        if chart in figures:  # numbered per page, in the order of its {{ chart: }} lines; print keeps it
+            number = text(ui["figure"].format(n=numfmt.fmt(figures.index(chart) + 1, "d", lang)))
+            desc = f'<span class="fig-num">{number}</span> {desc}'
         tab = json.loads((GEN / "charts" / lang / f"{chart}.table.json").read_text(encoding="utf-8"))
         head = "".join(f'<th scope="col">{isolate_formulas(h)}</th>' for _, h, _ in tab["columns"])
         body = "".join("<tr>" + "".join(
@@ -354,7 +375,7 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
             + "</tr>" for row in tab["rows"])
         exps = provenance.chart_data(chart)
         links = ", ".join(f'<a href="#{source_id(e)}"><bdi>{text(e)}</bdi></a>' for e in exps)
-        data_table = (f'<details class="chart-data abstract"><summary>{text(ui["chart_data"])}</summary>'
+        data_table = (f'<details class="chart-data"><summary>{text(ui["chart_data"])}</summary>'
                       f'<div class="md-typeset__table"><table data-source="{text(" ".join(exps))}">'
                       f'<caption>{isolate_formulas(t["title"])}</caption><thead><tr>{head}</tr></thead>'
                       f'<tbody>{body}</tbody></table></div>'
