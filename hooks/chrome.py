@@ -8,6 +8,7 @@
 Runs after static-i18n has switched the config to the language being built (its on_config runs
 at priority -100).
 """
+import html
 import re
 import sys
 from pathlib import Path
@@ -33,6 +34,12 @@ def on_config(config, **kwargs):
         option["toggle"]["name"] = names[scheme]
     # words that templates in overrides/ show (partials/search.html: the search dialog's name)
     config["extra"]["course_ui"] = {"search_dialog": strings(lang)["ui"]["search_dialog"]}
+    # The footer: licence and a plain link to the source repository, in the page's language
+    foot, url = strings(lang)["ui"]["footer"], (config.get("extra") or {}).get("source_url")
+    if not url:
+        raise PluginError("mkdocs.yml: extra.source_url (the source repository the footer links to) is missing")
+    config["copyright"] = (f'<span class="course-licence">{html.escape(foot["licence"])}</span> · '
+                           f'<a class="course-source" href="{html.escape(url)}">{html.escape(foot["source"])}</a>')
     return config
 
 

@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 from hooks import downloads, provenance, refparse  # noqa: E402  (downloads: entries checked against the files)
 from hooks.bidi import isolate_formulas  # noqa: E402  (√d stays √d in Persian captions and headers)
 from hooks.worker_shim import not_here_note, offline_build  # noqa: E402
+from scripts.charts import _palette  # noqa: E402  (series colours per scheme)
 from scripts.common import dates, fonts, i18n, numfmt  # noqa: E402  (numfmt: the one place numbers get their language)
 
 SLOT = re.compile(r'<div class="chart-slot" data-chart="([\w-]+)"></div>')
@@ -304,6 +305,17 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
     lang = page_lang(config)
     where = f"docs/{lang}/{page.file.src_uri}" if not page.file.src_uri.startswith(lang + "/") else f"docs/{page.file.src_uri}"
     used: dict[str, None] = {}  # experiments whose numbers the page shows, in order of first use
+    figures: list[str] = []  # the page's charts in order: their numbers, for captions and {{ fig: }}
+
+    def collect(kind: str, ref: str, arg: str) -> str:
+        if kind == "chart":
+            figures.append(ref)
+        return ""
+    try:
+        refparse.substitute(markdown, collect)
+    except refparse.RefError:
+        pass  # reported with page and line by the real pass below
+    page.meta["figures"] = figures
 
     def resolve(kind: str, ref: str, arg: str) -> str:
         if kind in ("v", "table"):
@@ -320,10 +332,16 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
             return f'\n<div class="chart-slot" data-chart="{ref}"></div>\n'
         if kind == "download":
             return download_md(ref, where, lang, page, config)
+        if kind == "fig":
+            if ref not in figures:
+                raise PluginError(f"{where}: {{{{ fig: {ref} }}}} names no figure of this page; its figures are "
+                                  f"{figures or 'none'} ({{{{ chart: <id> }}}} lines)")
+            n = numfmt.fmt(figures.index(ref) + 1, "d", lang)
+            return f'<a class="fig-ref" href="#chart-{ref}">{text(strings(lang)["ui"]["figure_ref"].format(n=n))}</a>'
         if kind == "provenance" and not ref and not arg:
             return PROVENANCE
-        raise PluginError(f"{where}: unknown shortcode {{{{ {kind}: {ref} }}}}; use chart, v, table, download "
-                          "or provenance")
+        raise PluginError(f"{where}: unknown shortcode {{{{ {kind}: {ref} }}}}; use chart, fig, v, table, "
+                          "download or provenance")
 
     try:
         out = refparse.substitute(markdown, resolve)
@@ -347,8 +365,13 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
         t = strings(lang)["charts"][chart]
         svg = get_relative_url(f"assets/charts/{lang}/{chart}.svg", page.url)
         opts = {"locale": numfmt.d3_locale(lang), "actions": ui["actions"], "menu": ui["chart_menu"],
-                "font": fonts.family(lang)}  # the pinned font the static SVG was drawn with
+                "font": fonts.family(lang),  # the pinned font the static SVG was drawn with
+                "palette": {"light": list(_palette.LIGHT), "dark": list(_palette.DARK)}}
         title, desc = html.escape(t["title"]), isolate_formulas(" ".join(t["description"].split()))
+        figures = page.meta.get("figures") or []
+        if chart in figures:  # numbered per page, in the order of its {{ chart: }} lines; print keeps it
+            number = text(ui["figure"].format(n=numfmt.fmt(figures.index(chart) + 1, "d", lang)))
+            desc = f'<span class="fig-num">{number}</span> {desc}'
         tab = json.loads((GEN / "charts" / lang / f"{chart}.table.json").read_text(encoding="utf-8"))
         head = "".join(f'<th scope="col">{isolate_formulas(h)}</th>' for _, h, _ in tab["columns"])
         body = "".join("<tr>" + "".join(
@@ -357,7 +380,7 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
             + "</tr>" for row in tab["rows"])
         exps = provenance.chart_data(chart)
         links = ", ".join(f'<a href="#{source_id(e)}"><bdi>{text(e)}</bdi></a>' for e in exps)
-        data_table = (f'<details class="chart-data abstract"><summary>{text(ui["chart_data"])}</summary>'
+        data_table = (f'<details class="chart-data"><summary>{text(ui["chart_data"])}</summary>'
                       f'<div class="md-typeset__table"><table data-source="{text(" ".join(exps))}">'
                       f'<caption>{isolate_formulas(t["title"])}</caption><thead><tr>{head}</tr></thead>'
                       f'<tbody>{body}</tbody></table></div>'

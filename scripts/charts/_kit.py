@@ -10,6 +10,8 @@ import re
 
 import altair as alt
 
+from scripts.charts._palette import HUES
+
 # The page's chart menu button sits over the chart's top right corner (assets/js/charts.js):
 # its width and height in px. Dashboards keep its height free above the title; a single view's
 # right-to-left title, which starts at the right, stops short of its width.
@@ -119,7 +121,7 @@ def lines_view(chart: alt.Chart, field: str, templates: list[str], parts: dict, 
     at `right_x` for a right-to-left block; `field` must be the view's own (views sharing a source
     share tuples); props: the view's properties."""
     return chart.transform_calculate(**{field: say_lines(templates, **parts)}).mark_text(
-        align=align(templates), baseline="top", fontSize=12, lineHeight=line_height,
+        align=align(templates), baseline="top", fontSize=13, lineHeight=line_height,
         x=right_x if rtl(templates) else 0, y=y).encode(text=f"{field}:N").properties(**props)
 
 
@@ -135,7 +137,7 @@ def line_below(chart: alt.Chart, template: str, parts: dict, **mark) -> alt.Char
 def dashboard(chart: alt.TopLevelMixin, t: dict) -> alt.TopLevelMixin:
     """Several panels under one centred title, kept below the page's chart menu."""
     return chart.configure_view(stroke=None).properties(
-        title=alt.TitleParams(bidi(t["title"]), fontSize=14, anchor="middle"), padding=PADDING,
+        title=alt.TitleParams(bidi(t["title"]), anchor="middle"), padding=PADDING,
         description=t["description"])
 
 
@@ -163,6 +165,18 @@ def softmax(chart: alt.Chart, score: str, groupby: list[str] | None = None, top:
         chart = chart.transform_calculate(e=f"exp(datum.{score})")
     return chart.transform_joinaggregate(**{total: "sum(e)"}, **group).transform_calculate(
         w=f"datum.e / datum.{total}")
+
+
+# --- colours -------------------------------------------------------------------------------------
+
+def hue_scale(hues: dict, **scale) -> alt.Scale:
+    """A colour scale giving each value a hue of the palette ({"matrix": "red", "proj": "blue"}),
+    through the named range "category", so the dark scheme's colours replace the light ones in the page
+    (scripts/charts/_palette.py). Hues the chart does not use hold unused domain slots."""
+    by_hue = {h: v for v, h in hues.items()}
+    last = max(HUES.index(h) for h in hues.values())
+    domain = [by_hue.get(h, f"_{h}") for h in HUES[:last + 1]]
+    return alt.Scale(domain=domain, range="category", **scale)
 
 
 # --- axes -----------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import vl_convert as vlc
 
+from scripts.charts import _palette
 from scripts.common import fonts, jsonio
 from scripts.common.numfmt import check_spec, d3_locale
 
@@ -74,7 +75,10 @@ def spec_for(chart: str, lang: str, strings: dict) -> dict:
         spec = mod.build(load_data(mod.DATA), t, lang).to_dict()
     if "description" not in spec:
         raise SystemExit(f"scripts/charts/{chart}.py: give the chart a description (its accessible name)")
-    spec.setdefault("config", {})["font"] = chart_font(lang)
+    config = spec.setdefault("config", {})
+    for key, value in _palette.config().items():  # the design's defaults; a builder's own config wins
+        config[key] = {**value, **config.get(key, {})}
+    config["font"] = chart_font(lang)
     # No ARIA on individual marks: the chart is one named figure whose data is in the table under it
     # (assets/js/charts.js hides the drawing from screen readers; per-mark roles would be noise).
     spec["config"]["aria"] = False
@@ -122,6 +126,7 @@ def render(chart: str, lang: str, strings: dict) -> dict:
     tab = table_for(mod, chart, load_data(mod.DATA), strings["charts"][chart], lang)
     vega = follow_page_colours(vlc.vegalite_to_vega(spec, vl_version=VL_VERSION))
     vega.pop("background", None)  # transparent: the page's background shows through
+    vega.get("config", {}).pop("range", None)  # the page's scheme gives the series colours (charts.js themeConfig)
     static = dict(spec, width=640)  # the container width is unknown outside a page
     svg = vlc.vegalite_to_svg(static, vl_version=VL_VERSION, format_locale=d3_locale(lang))
     out = {}

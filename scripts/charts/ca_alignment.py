@@ -33,12 +33,12 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
            alt.Tooltip("weight:Q", title=t["weight"], format=".3f")]
     heat = base.mark_rect(fill=FILL, strokeWidth=3, cornerRadius=2).encode(
         x=x, y=y, tooltip=tip,
-        fillOpacity=alt.FillOpacity("weight:Q", scale=alt.Scale(domain=[0, 1], range=[0.06, 0.9]),
+        fillOpacity=alt.FillOpacity("weight:Q", scale=alt.Scale(domain=[0, 1], range=[0.06, 0.55]),
                                     legend=None),
         stroke=alt.condition(pick, alt.value(MARK), alt.value(None))).add_params(pick)
     numbers = base.mark_text(fontSize=13).encode(
         x=x, y=y, text=alt.Text("weight:Q", format=".2f"),
-        opacity=alt.condition(pick, alt.value(1), alt.value(0.6)),
+        opacity=alt.condition(pick, alt.value(1), alt.value(0.85)),
         size=alt.condition(pick, alt.value(15), alt.value(13)))
     best = (base.transform_filter(pick)
             .transform_window(rank="row_number()", sort=[alt.SortField("weight", order="descending")])

@@ -62,14 +62,13 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
            alt.Tooltip("weight:Q", title=t["weight"], format=".3f")]
     heat = base.mark_rect(fill=FILL, cornerRadius=2).encode(
         x=x, y=y, tooltip=tip,
-        fillOpacity=alt.FillOpacity("weight:Q", scale=alt.Scale(domain=[0, 1], range=[0.05, 0.9]), legend=None),
+        fillOpacity=alt.FillOpacity("weight:Q", scale=alt.Scale(domain=[0, 1], range=[0.05, 0.55]), legend=None),
         stroke=alt.condition(pick, alt.value("#333"), alt.value(None)),
         strokeWidth=alt.value(2)).add_params(pick).properties(name="cells")
     gold = base.transform_filter("datum.gold").mark_rect(fill=None, stroke=GOLD, strokeWidth=3,
                                                          strokeDash=[6, 3]).encode(x=x, y=y)
     numbers = base.mark_text(fontSize=12).encode(
-        x=x, y=y, text=alt.Text("weight:Q", format=".2f"),
-        color=alt.condition("datum.weight > 0.55", alt.value("white"), alt.value("black")))
+        x=x, y=y, text=alt.Text("weight:Q", format=".2f"))  # page text colour: cells stay light enough for it
     readout = _readout(base, pick, t)
     verdict = base.transform_filter("datum.row == 0 && datum.col == 0").transform_calculate(
         line=f"{js(_lines(ca, ids, t))}[datum.sid]").mark_text(

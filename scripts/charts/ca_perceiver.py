@@ -70,7 +70,7 @@ def _image(per: dict, t: dict, scale_x: alt.Scale) -> tuple[alt.Chart, alt.Chart
     image = (alt.Chart(alt.Data(values=[{"n": per["n_image"], "side": per["image_side"]}]))
              .transform_calculate(label=say(t["image"], **PARTS)))
     image_rule = image.mark_rule(strokeDash=[1, 3], color=CROSS, opacity=0.8).encode(x=alt.X("n:Q", scale=scale_x))
-    image_text = image.mark_text(align="right", baseline="top", dx=-4, dy=4, fontSize=11, opacity=0.8).encode(
+    image_text = image.mark_text(align="right", baseline="top", dx=-4, dy=4, fontSize=12, opacity=0.8).encode(
         x=alt.X("n:Q", scale=scale_x), y=alt.value(0), text="label:N")
     return image_rule, image_text
 

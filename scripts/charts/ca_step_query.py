@@ -41,7 +41,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                  scaled=num("datum.scaled", ".2f"), q1=num("q1", ".1f"), q2=num("q2", ".1f"),
                  o1=num("datum.o1", ".2f"), o2=num("datum.o2", ".2f"))
     detail = base.transform_calculate(detail=say(t["detail"], **parts)).mark_text(
-        align="left", dy=13, fontSize=11, opacity=0.85).encode(x=alt.value(0), y=y, text="detail:N")
+        align="left", dy=13, fontSize=12, opacity=0.85).encode(x=alt.value(0), y=y, text="detail:N")
     out = line_below(base.transform_filter("datum.i == 0"), t["output"], parts, dy=10, fontSize=13)
     return single((bars + weights + detail + out).add_params(q1, q2).properties(height=alt.Step(54)), t)
 

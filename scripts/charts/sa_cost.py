@@ -5,12 +5,11 @@ The browser applies the two formulas of sa_cost to the chosen patch size and d.
 """
 import altair as alt
 
-from scripts.charts._kit import align, bidi, dashboard, js, label, lines_view, say
+from scripts.charts._kit import align, bidi, dashboard, hue_scale, js, label, lines_view, say
 
 DATA = ["sa_cost"]
 WIDTH = "container"   # every panel takes the page's width
 LINES_H = 170
-MATRIX, PROJ = "#e45756", "#4c78a8"
 
 
 def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
@@ -32,7 +31,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                              {"row": 1, "kind": "proj", "name": bidi(t["proj"])}])
     bars_base = alt.Chart(kinds).transform_calculate(
         n=N, value=f"datum.kind == 'matrix' ? 2 * {N} * {N} * {D} : 4 * {N} * {D} * {D}")
-    colour = alt.Color("kind:N", scale=alt.Scale(domain=["matrix", "proj"], range=[MATRIX, PROJ]), legend=None)
+    colour = alt.Color("kind:N", scale=hue_scale({"matrix": "red", "proj": "blue"}), legend=None)
 
     # the numbers in words
     parts = dict(p=f"format({patch.name}, 'd')", n=f"format({N}, ',d')", pairs=f"format({N} * {N}, ',d')",
@@ -49,7 +48,7 @@ def _bars(bars_base: alt.Chart, colour: alt.Color, t: dict) -> alt.LayerChart:
     bx = alt.Scale(zero=True, nice=False)
     by = alt.Scale(domain=[-0.85, 1.45], nice=False, zero=False, reverse=True)
     bars = bars_base.transform_calculate(y0="datum.row - 0.25", y1="datum.row + 0.25").mark_rect(
-        opacity=0.45).encode(x=alt.X("value:Q", scale=bx, axis=None), x2=alt.X2(datum=0),
+        opacity=0.3).encode(x=alt.X("value:Q", scale=bx, axis=None), x2=alt.X2(datum=0),
                              y=alt.Y("y0:Q", scale=by, axis=None), y2="y1:Q", color=colour)
     values = bars_base.transform_calculate(t_value="format(datum.value, ',d')").mark_text(
         align="left", dx=4, fontSize=13, fontWeight="bold").encode(
@@ -72,18 +71,18 @@ def _lines(bars_base: alt.Chart, colour: alt.Color, t: dict, frame: int, patches
     ly = alt.Y("value:Q", scale=alt.Scale(type="log"), axis=None)
     # what the (unlabelled) vertical axis counts, in the corner the curves never reach
     y_title = alt.Chart(alt.Data(values=[{"view": "y_title"}])).mark_text(
-        align="right", baseline="bottom", x=alt.expr("width"), y=LINES_H, dy=-3, fontSize=11).encode(
+        align="right", baseline="bottom", x=alt.expr("width"), y=LINES_H, dy=-3, fontSize=12).encode(
         text=alt.value(bidi(t["y"])))
     curves = lines_base.mark_line(strokeWidth=2, clip=True).encode(x=lx, y=ly, color=colour)
     now = (bars_base.mark_point(filled=True, size=80, opacity=1).encode(x=lx, y=ly, color=colour))
     even = alt.Chart(alt.Data(values=[{"view": "even"}])).transform_calculate(n=f"2 * {D}")
     rule = even.mark_rule(strokeDash=[4, 3], color="#888").encode(x=lx)
     even_text = even.transform_calculate(t_even=say(t["even"], d=f"format({D}, 'd')", n=f"format(2 * {D}, 'd')")).mark_text(
-        align="left", baseline="top", dx=4, y=4, fontSize=11).encode(x=lx, text="t_even:N")
+        align="left", baseline="top", dx=4, y=4, fontSize=12).encode(x=lx, text="t_even:N")
     now_rule = bars_base.transform_filter("datum.row == 0").mark_rule(color="#888", opacity=0.5).encode(x=lx)
     key = lines_base.transform_filter("datum.i == 36").transform_calculate(
         name=f"datum.kind == 'matrix' ? {js(bidi(t['matrix_short']))} : {js(bidi(t['proj_short']))}").mark_text(
-        align="right", dx=-2, dy=-8, fontSize=11).encode(x=lx, y=ly, color=colour, text="name:N")
+        align="right", dx=-2, dy=-8, fontSize=12).encode(x=lx, y=ly, color=colour, text="name:N")
     return alt.layer(curves, rule, now_rule, now, even_text, key, y_title).properties(width=WIDTH, height=LINES_H)
 
 

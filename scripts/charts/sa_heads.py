@@ -99,7 +99,7 @@ def _heads_view(inter: dict, t: dict, P: str, H: str) -> alt.LayerChart:
     names = per_head.transform_filter("datum.j == 0").transform_calculate(
         text=say(t["head_title"], h="format(datum.h + 1, 'd')"),
         tx=f"datum.gx0 + (datum.cu * {grid} - 0.1) * {1 if right else 0}", ty="datum.gy0 - 0.25").mark_text(
-        align="right" if right else "left", baseline="bottom", fontSize=11).encode(
+        align="right" if right else "left", baseline="bottom", fontSize=12).encode(
         x=GX("tx"), y=GY("ty"), text="text:N")
     return alt.layer(cells, chosen, names).properties(width=WIDTH, height=round(height_units * UNIT))
 

@@ -107,7 +107,7 @@ def _strip(perms: list, t: dict, K: str, PE: str) -> alt.LayerChart:
     right = rtl(t["ops"]["no_pe"])
     names = alt.Chart(alt.Data(values=[{"row": i, "name": bidi(t["ops"][o]), "err": hi if right else lo}
                                        for i, o in enumerate(ops)])).mark_text(
-        align=align(t["ops"]["no_pe"]), baseline="bottom", dy=-7, dx=-2 if right else 2, fontSize=11).encode(
+        align=align(t["ops"]["no_pe"]), baseline="bottom", dy=-7, dx=-2 if right else 2, fontSize=12).encode(
         x=sx, y=sy, text="name:N")
     return alt.layer(dots, now, names).properties(width=WIDTH, height=36 * len(ops))
 

@@ -43,12 +43,12 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
         x=x, y=y, color=color, text=alt.Text("pmax:Q", format=".2f"))
     d_label = nearest.transform_filter("datum.series == 'raw'").transform_calculate(
         text=say(t["d_label"], d=num("datum.d", "d"))).mark_text(
-        align=align, dx=dx, baseline="top", y=4, fontSize=12, color="gray").encode(x=x, text="text:N")
+        align=align, dx=dx, baseline="top", y=4, fontSize=12, opacity=0.75).encode(x=x, text="text:N")
     uniform = alt.Chart(alt.Data(values=[{"u": scaling["uniform"]}])).mark_rule(
         strokeDash=[2, 2], color="gray", opacity=0.6).encode(y="u:Q")
     uniform_text = alt.Chart(alt.Data(values=[{"u": scaling["uniform"], "d": 1024, "n": scaling["n_keys"]}])
                              ).transform_calculate(text=say(t["uniform"], n=num("datum.n", "d"))).mark_text(
-        align="right", baseline="bottom", dy=-3, fontSize=11, color="gray").encode(
+        align="right", baseline="bottom", dy=-3, fontSize=12, opacity=0.75).encode(
         x=x, y=alt.Y("u:Q"), text="text:N")
     return (lines + rule + dots + raw_labels + scaled_labels + d_label + uniform + uniform_text).add_params(
         log2d).properties(width="container", height=300, title=alt.TitleParams(two_lines(bidi(t["title"])), fontSize=13),

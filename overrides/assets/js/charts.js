@@ -12,20 +12,28 @@
     return v || fallback;
   }
 
-  function themeConfig(font) {
+  // The chart design (scripts/charts/_palette.py) in the page's scheme: text in the page's colours,
+  // series colours that keep 4.5:1 on this background (opts.palette), a plot frame as quiet as the grid.
+  function themeConfig(opts) {
+    var font = opts.font;
+    var dark = document.body.getAttribute("data-md-color-scheme") === "slate";
     var fg = cssVar("--md-default-fg-color", "#000");
     var fgLight = cssVar("--md-default-fg-color--light", "#555");
     var grid = cssVar("--md-default-fg-color--lightest", "#ddd");
-    return {
+    var palette = opts.palette || {};
+    var config = {
       background: null,
       font: font,
       title: { color: fg, subtitleColor: fgLight, font: font },
-      axis: { labelColor: fgLight, titleColor: fg, domainColor: fgLight, tickColor: fgLight, gridColor: grid, labelFont: font, titleFont: font },
+      axis: { labelColor: fg, titleColor: fg, domainColor: fgLight, tickColor: fgLight, gridColor: grid, labelFont: font, titleFont: font },
       legend: { labelColor: fg, titleColor: fg, labelFont: font, titleFont: font },
       header: { labelColor: fg, titleColor: fg, labelFont: font, titleFont: font },
       text: { fill: fg, font: font },
       view: { stroke: grid }
     };
+    var category = dark ? palette.dark : palette.light;
+    if (category) config.range = { category: category };
+    return config;
   }
 
   // ── Slider readouts (issue 12, defect 1) ───────────────────────────────────────────────────
@@ -101,7 +109,7 @@
     return vegaEmbed(el, spec, {
       renderer: "svg",
       mode: "vega",
-      config: themeConfig(opts.font),
+      config: themeConfig(opts),
       formatLocale: opts.locale,
       i18n: opts.actions,
       actions: { export: true, source: false, compiled: false, editor: false },

@@ -1,0 +1,92 @@
+"""Charts designed with the text (issue 12, defect 6): every chart text mark is at least 12 px and
+keeps 4.5:1 contrast against what is behind it (a cell it sits on, or the page) in light and dark;
+the plot frame is not near-white in dark."""
+import pytest
+
+from conftest import LANGS, LESSONS, RENDERED, page_url
+
+SCHEMES = {"default": 0, "slate": 1}
+
+# For each visible text of each chart: its fill, font size and the colour under its centre
+# (the topmost filled rect/background drawn before it in the same SVG, else the page).
+MEASURE = """() => {
+  const rgb = s => { const m = s.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+    const p = m[1].split(/[ ,/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const over = (top, a, bottom) => top.slice(0, 3).map((c, i) => c * a + bottom[i] * (1 - a));
+  const page = rgb(getComputedStyle(document.querySelector('.md-main')).backgroundColor)[3] === 0
+    ? rgb(getComputedStyle(document.body).backgroundColor) : rgb(getComputedStyle(document.querySelector('.md-main')).backgroundColor);
+  const out = [];
+  for (const view of document.querySelectorAll('.chart-view')) {
+    const svg = view.querySelector('svg.marks'); if (!svg) continue;
+    const fills = [...svg.querySelectorAll('.mark-rect path, path.background, .mark-arc path')];
+    for (const t of svg.querySelectorAll('text')) {
+      const s = getComputedStyle(t), r = t.getBoundingClientRect();
+      if (!t.textContent.trim() || r.width === 0 || s.visibility === 'hidden' || s.display === 'none') continue;
+      let op = 1; for (let e = t; e && e !== svg; e = e.parentElement) op *= +(getComputedStyle(e).opacity || 1);
+      op *= +(s.fillOpacity || 1);
+      if (op < 0.05) continue;  // faded out on purpose (a hover state)
+      const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+      let bg = page.slice(0, 3);
+      for (const f of fills) {
+        if (!(t.compareDocumentPosition(f) & Node.DOCUMENT_POSITION_PRECEDING)) continue;
+        const b = f.getBoundingClientRect(), fs = getComputedStyle(f);
+        if (cx < b.left || cx > b.right || cy < b.top || cy > b.bottom) continue;
+        const c = rgb(fs.fill); if (!c) continue;
+        const a = c[3] * +(fs.fillOpacity || 1) * +(fs.opacity || 1); if (a < 0.05) continue;
+        bg = over(c, a, bg);
+      }
+      const fill = rgb(s.fill); if (!fill) continue;
+      out.push({chart: view.dataset.chart, text: t.textContent.trim().slice(0, 30), size: parseFloat(s.fontSize),
+                fg: over(fill, fill[3] * op, bg), bg: bg});
+    }
+  }
+  return out;
+}"""
+
+
+def luminance(c):
+    ch = [(v / 255) / 12.92 if v / 255 <= 0.03928 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in c]
+    return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2]
+
+
+def contrast(a, b):
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def load(browser, base_url, lang, page, scheme, width=1280):
+    ctx = browser.new_context(viewport={"width": width, "height": 900})
+    p = ctx.new_page()
+    p.add_init_script(f"localStorage.setItem('/attention-course/.__palette', JSON.stringify({{index: {SCHEMES[scheme]}, "
+                      f"color: {{media: '', scheme: '{scheme}', primary: 'indigo', accent: 'indigo'}}}}))")
+    p.goto(page_url(base_url, lang, page))
+    p.wait_for_function(RENDERED, timeout=30000)
+    return ctx, p
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", LESSONS)
+def test_chart_text_contrast_and_size(browser, base_url, lang, page, scheme):
+    ctx, p = load(browser, base_url, lang, page, scheme)
+    texts = p.evaluate(MEASURE)
+    ctx.close()
+    assert texts, f"{lang}/{page}: no chart text measured"
+    low = sorted({(t["chart"], t["text"], round(contrast(t["fg"], t["bg"]), 2),
+                   tuple(round(x) for x in t["fg"]), tuple(round(x) for x in t["bg"]))
+                  for t in texts if contrast(t["fg"], t["bg"]) < 4.5})
+    assert not low, f"{lang}/{page} ({scheme}): chart text below 4.5:1: " + "; ".join(map(str, low[:12]))
+    small = sorted({(t["chart"], t["text"], t["size"]) for t in texts if t["size"] < 12})
+    assert not small, f"{lang}/{page} ({scheme}): chart text under 12 px: " + "; ".join(map(str, small[:12]))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_dark_plot_frame_is_not_near_white(browser, base_url, lang):
+    ctx, p = load(browser, base_url, lang, LESSONS[0], "slate")
+    strokes = p.evaluate("""() => [...document.querySelectorAll('.chart-view svg.marks path.background')]
+        .map(e => getComputedStyle(e).stroke).filter(s => s && s !== 'none' && !/rgba\\(.*, 0\\)$/.test(s))""")
+    ctx.close()
+    import re
+    for s in strokes:
+        r, g, b = map(int, re.findall(r"\d+", s)[:3])
+        assert min(r, g, b) < 200, f"{lang}: a near-white plot frame ({s}) in dark mode"
