@@ -171,7 +171,8 @@ def bench_lighthouse(site: Path) -> list[dict]:
             rows.append({"page": f"{lang}/{page}", "error": proc.stderr.strip()[-300:]})
             continue
         cats = json.loads(out.read_text())["categories"]
-        rows.append({"page": f"{lang}/{page}", **{f"lh_{k.replace('-', '_')}": round(v["score"] * 100) for k, v in cats.items()}})
+        rows.append({"page": f"{lang}/{page}", **{f"lh_{k.replace('-', '_')}": None if v["score"] is None else round(v["score"] * 100)
+                                                 for k, v in cats.items()}})  # None: Lighthouse could not score it
     server.shutdown()
     return rows
 
