@@ -323,7 +323,7 @@ def test_ukrainian_search_count_reads_right(context, base_url):
 
 
 # ── Ukrainian decimal comma wherever a reader sees a number ─────────────────────────────────────
-POINT_DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")   # 0.77 — but not versions (2.14.1) or names (glibc2.36)
+POINT_DECIMAL = re.compile(r"(?<![\w./])\d+\.\d+(?![\w.])")   # 0.77 — but not versions (2.14.1), names (glibc2.36) or arXiv ids in links (abs/1409.0473)
 VISIBLE_TEXT = """() => {
   const skip = 'pre, code, .katex, .math, script, style, svg';
   const walker = document.createTreeWalker(document.querySelector('.md-content'), NodeFilter.SHOW_TEXT);

@@ -212,7 +212,7 @@ def test_nan_names_experiment_and_key_path(proj):
 
 
 def test_missing_chart_string_names_chart_language_and_key(proj):
-    edit(proj / "scripts/i18n/uk/cross-attention.yml", "  ca_masks:\n    example: *example\n    title:", "  ca_masks:\n    example: *example\n    old_title:")
+    edit(proj / "scripts/i18n/uk/cross-attention.yml", "    example: *example\n    title: \"Дві маски", "    example: *example\n    old_title: \"Дві маски")
     proc = run(proj)
     assert proc.returncode != 0
     assert "scripts/i18n/uk/" in proc.stderr and "charts.ca_masks.title" in proc.stderr, proc.stderr
