@@ -88,8 +88,3 @@ def strings(lang: str) -> dict:
     for f in files:
         _merge(out, load(f), str(f.relative_to(I18N.parent.parent)))
     return _wrap(out, lang)
-
-
-def source_text(lang: str) -> str:
-    """All of a language's string files, for content hashes."""
-    return "\0".join(f.read_text(encoding="utf-8") for f in sorted((I18N / lang).glob("*.yml")))
