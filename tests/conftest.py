@@ -79,3 +79,22 @@ def open_page(context, base_url, lang, page, *, init_script=None, only_this_site
     assert resp.ok, f"{lang}/{page}: HTTP {resp.status}"
     p.wait_for_function(RENDERED, timeout=timeout)
     return p
+
+
+# JS helpers for browser tests: a chart's Vega view, and the items of the marks whose name starts with a prefix
+VIEW = "(id) => window.courseCharts.views.get(document.querySelector('#chart-' + id + ' .chart-view')).view"
+ITEMS = """([id, prefix]) => {
+  const view = window.courseCharts.views.get(document.querySelector('#chart-' + id + ' .chart-view')).view;
+  const out = [];
+  const walk = (node) => {
+    if (!node || !node.items) return;
+    if (node.marktype && node.marktype !== 'group' && node.name && node.name.startsWith(prefix)) {
+      node.items.forEach(it => out.push({text: Array.isArray(it.text) ? it.text.join('\\n') : (it.text ?? null),
+                                         datum: Object.fromEntries(Object.entries(it.datum || {})
+                                           .filter(([k, v]) => typeof v !== 'object' || v === null))}));
+    }
+    node.items.forEach(walk);
+  };
+  walk(view.scenegraph().root);
+  return out;
+}"""

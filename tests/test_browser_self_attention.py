@@ -6,30 +6,13 @@ Figures are found by their ids (#chart-<id>) on the page `self-attention`.
 """
 import pytest
 
-from conftest import LANGS, open_page
+from conftest import ITEMS, LANGS, VIEW, open_page
 
 PAGE = "self-attention"
 CHARTS = ("sa_receptive_field", "sa_toy_steps", "sa_patch_attention", "sqrt_scaling", "sa_heads",
           "sa_permutation", "sa_cost")
 PERSIAN = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 
-# JS helpers: the chart's Vega view, and the items of the marks whose name starts with a prefix
-VIEW = "(id) => window.courseCharts.views.get(document.querySelector('#chart-' + id + ' .chart-view')).view"
-ITEMS = """([id, prefix]) => {
-  const view = window.courseCharts.views.get(document.querySelector('#chart-' + id + ' .chart-view')).view;
-  const out = [];
-  const walk = (node) => {
-    if (!node || !node.items) return;
-    if (node.marktype && node.marktype !== 'group' && node.name && node.name.startsWith(prefix)) {
-      node.items.forEach(it => out.push({text: Array.isArray(it.text) ? it.text.join('\\n') : (it.text ?? null),
-                                         datum: Object.fromEntries(Object.entries(it.datum || {})
-                                           .filter(([k, v]) => typeof v !== 'object' || v === null))}));
-    }
-    node.items.forEach(walk);
-  };
-  walk(view.scenegraph().root);
-  return out;
-}"""
 
 
 def digits(text: str, lang: str) -> str:

@@ -10,27 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import LANGS, open_page
+from conftest import ITEMS, LANGS, VIEW, open_page
 from scripts.common import numfmt
 from scripts.common.i18n import strings
 
 ROOT = Path(__file__).resolve().parent.parent
-VIEW = "(id) => window.courseCharts.views.get(document.querySelector('#chart-' + id + ' .chart-view')).view"
-ITEMS = """([id, prefix]) => {
-  const view = window.courseCharts.views.get(document.querySelector('#chart-' + id + ' .chart-view')).view;
-  const out = [];
-  const walk = (node) => {
-    if (!node || !node.items) return;
-    if (node.marktype && node.marktype !== 'group' && node.name && node.name.startsWith(prefix)) {
-      node.items.forEach(it => out.push({text: Array.isArray(it.text) ? it.text.join('\\n') : (it.text ?? null),
-                                         datum: Object.fromEntries(Object.entries(it.datum || {})
-                                           .filter(([k, v]) => typeof v !== 'object' || v === null))}));
-    }
-    node.items.forEach(walk);
-  };
-  walk(view.scenegraph().root);
-  return out;
-}"""
 HOVER = """([id, prefix, test]) => {
   const view = window.courseCharts.views.get(document.querySelector('#chart-' + id + ' .chart-view')).view;
   let hit = null;
