@@ -121,7 +121,7 @@ def test_learned_alignment_sentences_gold_and_rows(context, base_url, lang):
     p = open_page(context, base_url, lang, "cross-attention")
     fig = p.locator(f"#chart-{chart}")
     fig.scroll_into_view_if_needed()
-    seed = ca["sentences"]["seed"]
+    seed = ca["sentences"]["source_sentence"]
     svg = fig.locator("svg").first.inner_html()
     for word in seed["source"]:                               # Persian columns, glossed where the strings say
         gloss = t["glosses"].get(word)

@@ -35,8 +35,8 @@ def test_step_numbers(step):
     assert step["weights_2dp_sum"] == 1.0
 
 
-def test_step_seed_claims(step):
-    assert all(c["agrees"] for c in step["seed_claims"])
+def test_step_source_claims(step):
+    assert all(c["agrees"] for c in step["source_claims"])
     assert step["top"]["meaning"] == "mat"             # فرش, килимок
     assert step["top"]["weight_1dp"] == 0.8          # "about 0.8"
     assert round(step["top"]["weight"], 2) == 0.77

@@ -105,7 +105,7 @@ def test_toy_numbers():
     assert [round(v, 2) for v in r["output"][0]] == [1.94, 1.03]
     for row in r["weights"]:
         assert math.isclose(sum(row), 1.0)
-    assert all(c["agrees"] for c in r["seed_claims"])
+    assert all(c["agrees"] for c in r["source_claims"])
 
 
 def test_toy_matches_helper():
@@ -186,6 +186,19 @@ def test_heads_look_in_different_places():
     assert four["distinct_targets"] > 3.5 and abs(four["corr_avg"]) < 0.1
 
 
+def test_untrained_heads_pick_targets_at_chance_level():
+    """The lesson says random heads' distinct argmaxes are what independent uniform picks give."""
+    rng = np.random.default_rng(0)
+    for row in data("sa_heads")["by_heads"]:
+        h = row["heads"]
+        assert row["distinct_chance"] == pytest.approx(49 * (1 - (48 / 49) ** h))
+        picks = rng.integers(0, 49, size=(20000, h))
+        simulated = np.mean([len(set(p)) for p in picks])
+        assert row["distinct_chance"] == pytest.approx(simulated, abs=0.03)
+        # within 10 % of chance, never above the number of heads
+        assert abs(row["distinct_avg"] - row["distinct_chance"]) <= 0.1 * row["distinct_chance"]
+
+
 def test_heads_interactive_recomputes_torch_weights():
     mod = module("sa_heads")
     r = data("sa_heads")
@@ -248,7 +261,7 @@ def test_cost_formulas():
     n = r["break_even_tokens"]
     assert 2 * n * n * d == 4 * n * d * d
     assert r["pairs_growth"] == 2401
-    assert all(c["agrees"] for c in r["seed_claims"])
+    assert all(c["agrees"] for c in r["source_claims"])
 
 
 # --- untrained ---------------------------------------------------------------------------------

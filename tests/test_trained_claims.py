@@ -92,7 +92,7 @@ def test_translator_translates_and_aligns_held_out_sentences(ca):
 
 
 def test_seed_sentence_content_words_look_at_their_gold_word(ca):
-    seed = ca["sentences"]["seed"]
+    seed = ca["sentences"]["source_sentence"]
     assert seed["source_text"] == "گربه روی فرش نشست" and seed["target_text"] == "the cat sat on the mat"
     assert not seed["in_training"], "the seed sentence is held out"
     assert seed["correct"] and seed["content_on_gold"]
@@ -106,11 +106,11 @@ def test_seed_sentence_content_words_look_at_their_gold_word(ca):
 def test_learned_weights_are_sharper_than_the_hand_set_ones(ca):
     hand = data("ca_alignment")
     content = [hand["max_weight"][hand["target"].index(w)] for w in ("cat", "sat", "on", "mat")]
-    assert ca["sentences"]["seed"]["min_gold_weight"] > max(content)
+    assert ca["sentences"]["source_sentence"]["min_gold_weight"] > max(content)
 
 
 def test_articles_look_at_the_first_word_not_the_next_noun(ca):
-    arts = ca["sentences"]["seed"]["articles"]
+    arts = ca["sentences"]["source_sentence"]["articles"]
     assert {a["top"] for a in arts.values()} == {"گربه"}
     assert ca["articles"]["on_next_noun"] < 0.5
 

@@ -16,7 +16,7 @@ Keys returned:
   output       -- weighted sum of the values (2-D), and output_2dp
   nearest_value_meaning -- the source word whose value is closest to the output
   top          -- {index, meaning, weight, weight_1dp}: the heaviest source word
-  seed_claims  -- each number the source lesson quotes next to what is computed here
+  source_claims -- each number the source lesson quotes next to what is computed here
   interactive  -- data for the slider chart: only the keys/values are stored; the browser
                   computes scores and softmax with Vega transforms from the reader's q1, q2
 """
@@ -54,13 +54,13 @@ def compute():
     nearest = min(range(len(dist)), key=dist.__getitem__)
 
     claims = [
-        {"claim": "scores", "seed": SEED_SCORES, "computed": [_r2(x) for x in scores],
+        {"claim": "scores", "source_value": SEED_SCORES, "computed": [_r2(x) for x in scores],
          "agrees": [_r2(x) for x in scores] == [float(x) for x in SEED_SCORES]},
-        {"claim": "scaled", "seed": SEED_SCALED, "computed": [_r2(x) for x in scaled],
+        {"claim": "scaled", "source_value": SEED_SCALED, "computed": [_r2(x) for x in scaled],
          "agrees": [_r2(x) for x in scaled] == [float(x) for x in SEED_SCALED]},
-        {"claim": "weights", "seed": SEED_WEIGHTS, "computed": [_r2(x) for x in weights],
+        {"claim": "weights", "source_value": SEED_WEIGHTS, "computed": [_r2(x) for x in weights],
          "agrees": [_r2(x) for x in weights] == SEED_WEIGHTS},
-        {"claim": "weight on mat is about 0.8", "seed": SEED_ABOUT,
+        {"claim": "weight on mat is about 0.8", "source_value": SEED_ABOUT,
          "computed": weights[2], "computed_1dp": round(weights[2], 1),
          "agrees": round(weights[2], 1) == SEED_ABOUT},
     ]
@@ -83,7 +83,7 @@ def compute():
         "output_2dp": [_r2(x) for x in output],
         "nearest_value_meaning": MEANINGS[nearest],
         "top": {"index": top, "meaning": MEANINGS[top], "weight": weights[top], "weight_1dp": round(weights[top], 1)},
-        "seed_claims": claims,
+        "source_claims": claims,
         "interactive": {
             "computed_in_browser": True,
             "note": "only keys and values are stored; the chart computes q.k/sqrt(2), softmax "

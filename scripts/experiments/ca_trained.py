@@ -35,7 +35,7 @@ Keys returned:
                               whose strongest weight is on the noun the article comes before
   sentences {<id>: {kind, source, target, output, correct, in_training, gold, matrix, argmax,
                     words, articles, min_gold_weight, content_on_gold, *_text}}
-                              ids: seed, transitive, placing (held out) and the probes scrambled,
+                              ids: source_sentence, transitive, placing (held out) and the probes scrambled,
                               longer. matrix rows = target words (teacher forcing), columns = source
                               words, 3 decimals; gold[i] = source index or null.
                               words {<English content word>: {gold, gold_weight, top, top_weight, on_gold}}
@@ -69,7 +69,7 @@ V_TR = {"دید": "saw", "گرفت": "caught", "خورد": "ate", "آورد": "b
 V_PUT = {"گذاشت": "put", "انداخت": "dropped"}
 RA = "را"
 SEED_SENTENCE = "گربه روی فرش نشست"
-PICKED = {"seed": SEED_SENTENCE, "transitive": "سگ موش را دید", "placing": "دختر کتاب را زیر میز گذاشت"}
+PICKED = {"source_sentence": SEED_SENTENCE, "transitive": "سگ موش را دید", "placing": "دختر کتاب را زیر میز گذاشت"}
 
 
 def sentence(kind, s, v, o=None, p=None, n=None):

@@ -13,7 +13,7 @@ Keys returned:
   d_options                widths offered by that chart
   break_even_tokens        n where 2n²d = 4nd², i.e. 2d
   pairs_growth             pairs at patch 2 / pairs at patch 14
-  seed_claims              the seed's table next to this one
+  source_claims              the source lesson's table next to this one
 measure() (machine-dependent, not part of compute): forward time of nn.MultiheadAttention
 (d = 64, 1 head, batch 1, one CPU thread, no grad) for 49, 196, 784, 1568 and 3136 tokens, in two
 ways: need_weights=False (torch's fused scaled-dot-product kernel, the fast path used in practice)
@@ -60,7 +60,7 @@ def compute() -> dict:
         seed = SEED_ROWS[r["patch"]]
         ours = (r["tokens"], r["pairs"], r["mult_matrix"], r["mult_proj"])
         claims.append({"claim": f"patch {r['patch']}: tokens, pairs, matrix, projections",
-                       "seed": list(seed), "computed": list(ours), "agrees": tuple(seed) == ours})
+                       "source_value": list(seed), "computed": list(ours), "agrees": tuple(seed) == ours})
     return {
         "frame": FRAME,
         "d": D,
@@ -69,7 +69,7 @@ def compute() -> dict:
         "d_options": list(D_OPTIONS),
         "break_even_tokens": 2 * D,
         "pairs_growth": rows[-1]["pairs"] / rows[0]["pairs"],
-        "seed_claims": claims,
+        "source_claims": claims,
     }
 
 

@@ -29,7 +29,7 @@ Keys returned:
       first with its patches moved); attention without PE, outputs mean-pooled over the 49 tokens:
       max |pooled_TL − pooled_BR| (float noise → any linear classifier gives both the same
       score), the same with the PE added, and a random linear classifier's |logit difference|
-  seed_claims                          the seed's numbers next to these
+  source_claims                          the source lesson's numbers next to these
 """
 import numpy as np
 import torch
@@ -127,11 +127,11 @@ def compute() -> dict:
             "pooled_scale": float(pooled_t.abs().mean()),
             "logit_diff_no_pe": logit_diff,
         },
-        "seed_claims": [
-            {"claim": "attention without PE, max difference", "seed": 1.8e-7, "computed": err_no_pe},
-            {"claim": "attention with PE, max difference", "seed": 0.135, "computed": err_pe},
-            {"claim": "Conv1d(3), max difference", "seed": 1.700, "computed": err_conv},
-            {"claim": "output scale mean |f(x)|", "seed": 0.82, "computed": out_scale},
+        "source_claims": [
+            {"claim": "attention without PE, max difference", "source_value": 1.8e-7, "computed": err_no_pe},
+            {"claim": "attention with PE, max difference", "source_value": 0.135, "computed": err_pe},
+            {"claim": "Conv1d(3), max difference", "source_value": 1.700, "computed": err_conv},
+            {"claim": "output scale mean |f(x)|", "source_value": 0.82, "computed": out_scale},
         ],
     }
 

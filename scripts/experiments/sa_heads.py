@@ -14,6 +14,9 @@ Keys returned:
                         heads' rows, averaged over the 49 tokens (at most `heads`)
       mean_corr         mean Pearson correlation between two heads' 49×49 attention matrices,
                         over all pairs of heads (null for one head)
+      distinct_chance   what `heads` independent uniform picks among the 49 tokens give on average,
+                        49·(1 − (48/49)^heads): near-uniform untrained rows put their argmax at random,
+                        so distinct_avg is compared with this, not with `heads`
   four_heads            the d = 32, 4-head row (the numbers quoted in prose)
   four_heads_d16        the d = 16, 4-head row (4 numbers per head)
   patches: {n, n_distinct, min_distance}   the ring's 16-number patches: how many differ and the
@@ -26,7 +29,7 @@ Keys returned:
       the same in_proj weights whatever the head count (checked: same_qk_for_all_head_counts), so
       for H heads head h is columns h·32/H … (h+1)·32/H − 1 of q and k; the browser computes
       softmax(q_h k_hᵀ / √(32/H)) row by row.
-  seed_claims       the seed's numbers next to these
+  source_claims       the source lesson's numbers next to these
 """
 import itertools
 
@@ -83,6 +86,11 @@ def head_stats(w: np.ndarray):
     return distinct, float(np.mean(pairs))
 
 
+def chance_distinct(n_tokens: int, heads: int) -> float:
+    """Expected number of different values among `heads` independent uniform picks of n_tokens."""
+    return n_tokens * (1 - ((n_tokens - 1) / n_tokens) ** heads)
+
+
 def compute() -> dict:
     with single_thread():
         params = [{"d": d, "heads": h, "head_dim": d // h, "formula": 4 * d * d + 4 * d,
@@ -102,7 +110,8 @@ def compute() -> dict:
                        "distinct_avg": float(np.mean(dist_many)),
                        "distinct_min": float(np.min(dist_many)),
                        "distinct_max": float(np.max(dist_many)),
-                       "corr_avg": None if h == 1 else float(np.mean([m[1] for m in many]))}
+                       "corr_avg": None if h == 1 else float(np.mean([m[1] for m in many])),
+                       "distinct_chance": chance_distinct(x.shape[0], h)}
                 by_heads.append(row)
 
         qs, ks = zip(*(q_k(x32, h) for h in HEAD_COUNTS))
@@ -132,22 +141,22 @@ def compute() -> dict:
             "note": "head h of H uses columns h*32/H .. (h+1)*32/H-1 of q and k; "
                     "weights = softmax(q_h k_h^T / sqrt(32/H)) per row",
         },
-        "seed_claims": [
+        "source_claims": [
             {"claim": "parameters 4d²+4d for d=32 and d=768, any head count",
-             "seed": [4224, 4224, 4224, 2362368, 2362368],
+             "source_value": [4224, 4224, 4224, 2362368, 2362368],
              "computed": [r["counted"] for r in params],
              "agrees": [r["counted"] for r in params] == [4224, 4224, 4224, 2362368, 2362368]},
-            {"claim": "4 heads, d=32: distinct argmax targets per token", "seed": 3.94,
+            {"claim": "4 heads, d=32: distinct argmax targets per token", "source_value": 3.94,
              "computed": round(four["distinct_targets"], 2)},
-            {"claim": "4 heads, d=32: mean correlation between heads", "seed": -0.012,
+            {"claim": "4 heads, d=32: mean correlation between heads", "source_value": -0.012,
              "computed": round(four["mean_corr"], 3)},
-            {"claim": "4 heads, d=16 (interactive): distinct targets", "seed": 3.49,
+            {"claim": "4 heads, d=16 (interactive): distinct targets", "source_value": 3.49,
              "computed": round(four16["distinct_targets"], 2)},
-            {"claim": "4 heads, d=32, distinct targets, average of 20 draws", "seed": 3.94,
+            {"claim": "4 heads, d=32, distinct targets, average of 20 draws", "source_value": 3.94,
              "computed": round(four["distinct_avg"], 2)},
-            {"claim": "4 heads, d=16, distinct targets, average of 20 draws", "seed": 3.49,
+            {"claim": "4 heads, d=16, distinct targets, average of 20 draws", "source_value": 3.49,
              "computed": round(four16["distinct_avg"], 2)},
-            {"claim": "4 heads, d=32, correlation, average of 20 draws", "seed": -0.012,
+            {"claim": "4 heads, d=32, correlation, average of 20 draws", "source_value": -0.012,
              "computed": round(four["corr_avg"], 3)},
         ],
     }

@@ -17,7 +17,7 @@ Keys returned:
       one row per shape; on_shape = patches whose mean (standardised) pixel exceeds 0
   ring_by_divisor: [{divisor, mean_entropy, mean_row_max, row10_entropy}]   the ring at a few
       divisors (1, 2, 4, 8, 16), for prose next to the slider
-  seed_claims            the seed's ring numbers next to ours (different generator: they differ)
+  source_claims            the source lesson's ring numbers next to ours (different generator: they differ)
 """
 import numpy as np
 
@@ -77,16 +77,16 @@ def compute() -> dict:
         "by_shape": by_shape,
         "summary": summary,
         "ring_by_divisor": ring_by_div,
-        "seed_claims": [
-            {"claim": "ring, divisor 4, entropy of row 10", "seed": 2.718,
+        "source_claims": [
+            {"claim": "ring, divisor 4, entropy of row 10", "source_value": 2.718,
              "computed": round(ring["row10_entropy"], 3), "agrees": False,
              "note": "own shape generator; not expected to match"},
-            {"claim": "ring, divisor 4, mean row maximum", "seed": 0.3700,
+            {"claim": "ring, divisor 4, mean row maximum", "source_value": 0.3700,
              "computed": round(ring["mean_row_max"], 4), "agrees": False,
              "note": "own shape generator; not expected to match"},
-            {"claim": "ln 49", "seed": 3.892, "computed": round(LN49, 3),
+            {"claim": "ln 49", "source_value": 3.892, "computed": round(LN49, 3),
              "agrees": round(LN49, 3) == 3.892},
-            {"claim": "1/49", "seed": 0.0204, "computed": round(1 / 49, 4),
+            {"claim": "1/49", "source_value": 0.0204, "computed": round(1 / 49, 4),
              "agrees": round(1 / 49, 4) == 0.0204},
         ],
     }

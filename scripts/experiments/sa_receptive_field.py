@@ -15,7 +15,7 @@ Keys returned:
   layers_corner_to_corner            smallest L at which the top-left output pixel's field
                                      reaches the bottom-right input pixel (27)
   attention_pairs                    49² = 2401
-  seed_claims                        the seed's numbers next to these
+  source_claims                        the source lesson's numbers next to these
 """
 FRAME = 28
 KERNEL = 3
@@ -73,13 +73,13 @@ def compute() -> dict:
         "layers_corner_to_corner": l_corner,
         "kernel_weights_for_27": KERNEL * KERNEL * l27,
         "attention_pairs": pairs,
-        "seed_claims": [
-            {"claim": "13 layers give a 27×27 field (2·13 + 1)", "seed": 27, "computed": rf(13),
+        "source_claims": [
+            {"claim": "13 layers give a 27×27 field (2·13 + 1)", "source_value": 27, "computed": rf(13),
              "agrees": rf(13) == 27},
-            {"claim": "layers needed for ~the whole frame", "seed": 13, "computed": l27,
+            {"claim": "layers needed for ~the whole frame", "source_value": 13, "computed": l27,
              "agrees": l27 == 13,
              "note": "13 reaches 27×27; a full 28×28 window needs 14"},
-            {"claim": "attention pairs for 7×7 patches", "seed": 2401, "computed": pairs,
+            {"claim": "attention pairs for 7×7 patches", "source_value": 2401, "computed": pairs,
              "agrees": pairs == 2401},
         ],
     }

@@ -15,7 +15,7 @@ Keys returned:
       grad_ratio grad_scaled / grad_raw: "how many times worse" without the division
       grad_raw_per_4x  grad_raw of this d over grad_raw of the previous d (d grows 4× a row;
                   null for the first): the factor Σp(1−p) shrinks by per 4× of d
-  seed_claims    the seed's table next to these numbers
+  source_claims    the source lesson's table next to these numbers
 """
 import math
 
@@ -62,7 +62,7 @@ def compute() -> dict:
                 round(ent_s, 3), round(grad_r, 3), round(grad_s, 3), round(grad_s / grad_r, 1))
         claims.append({"claim": f"d = {d}: var, pmax raw/scaled, entropy raw/scaled, "
                                 f"Σp(1−p) raw/scaled, ratio",
-                       "seed": list(seed), "computed": list(ours)})
+                       "source_value": list(seed), "computed": list(ours)})
     return {
         "n_keys": N_KEYS,
         "n_matrices": N_MATRICES,
@@ -71,5 +71,5 @@ def compute() -> dict:
         "ln49": LN49,
         "uniform": 1 / N_KEYS,
         "by_d": rows,
-        "seed_claims": claims,
+        "source_claims": claims,
     }

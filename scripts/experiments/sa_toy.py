@@ -14,7 +14,7 @@ Keys returned:
                                     t4 equals t1 and the t1 row gives t1, t3, t4 equal weight
   slider_long: [{x, key, weight}]   the t1 row only, long format for a line chart
   equal_at_plus2                    max |w(t1→t1) − w(t1→t3)|, |w(t1→t1) − w(t1→t4)| at x = 2
-  seed_claims                       the seed's numbers next to these
+  source_claims                       the source lesson's numbers next to these
 """
 import math
 
@@ -56,16 +56,16 @@ def compute() -> dict:
 
     r2 = lambda v: round(v, 2)  # noqa: E731
     claims = [
-        {"claim": "exps of row t1", "seed": [16.92, 1.00, 16.92, 0.059],
+        {"claim": "exps of row t1", "source_value": [16.92, 1.00, 16.92, 0.059],
          "computed": [r2(exps[0][0]), r2(exps[0][1]), r2(exps[0][2]), round(exps[0][3], 3)]},
-        {"claim": "sum of row t1 exps", "seed": 34.90, "computed": r2(sums[0])},
-        {"claim": "row t1 t1/t2/t3 in %", "seed": [48.5, 2.9, 48.5],
+        {"claim": "sum of row t1 exps", "source_value": 34.90, "computed": r2(sums[0])},
+        {"claim": "row t1 t1/t2/t3 in %", "source_value": [48.5, 2.9, 48.5],
          "computed": [round(100 * weights[0][j], 1) for j in range(3)]},
-        {"claim": "t4 on itself in %", "seed": 93.8, "computed": round(100 * weights[3][3], 1)},
-        {"claim": "t1 output", "seed": [1.94, 1.03], "computed": [r2(v) for v in output[0]]},
+        {"claim": "t4 on itself in %", "source_value": 93.8, "computed": round(100 * weights[3][3], 1)},
+        {"claim": "t1 output", "source_value": [1.94, 1.03], "computed": [r2(v) for v in output[0]]},
     ]
     for c in claims:
-        c["agrees"] = c["seed"] == c["computed"]
+        c["agrees"] = c["source_value"] == c["computed"]
 
     return {
         "names": NAMES,
@@ -84,5 +84,5 @@ def compute() -> dict:
         "slider": slider,
         "slider_long": long,
         "equal_at_plus2": equal_gap,
-        "seed_claims": claims,
+        "source_claims": claims,
     }

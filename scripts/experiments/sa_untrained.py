@@ -12,7 +12,7 @@ Keys returned:
   ring                   the ring's row (quoted in prose)
   ring_draws: {entropy_pct_min, entropy_pct_max, row_max_min, row_max_max}
                          the ring over 20 other weight draws (seeds 0 … 19)
-  seed_claims            the seed's numbers next to these
+  source_claims            the source lesson's numbers next to these
 """
 import numpy as np
 import torch
@@ -64,11 +64,11 @@ def compute() -> dict:
             "row_max_min": min(r["mean_row_max"] for r in draws),
             "row_max_max": max(r["mean_row_max"] for r in draws),
         },
-        "seed_claims": [
-            {"claim": "mean row entropy (of ln 49 = 3.892)", "seed": 3.863,
+        "source_claims": [
+            {"claim": "mean row entropy (of ln 49 = 3.892)", "source_value": 3.863,
              "computed": round(ring["mean_entropy"], 3)},
-            {"claim": "as % of uniform", "seed": 99.3, "computed": round(ring["entropy_pct"], 1)},
-            {"claim": "mean largest weight (uniform 0.020)", "seed": 0.034,
+            {"claim": "as % of uniform", "source_value": 99.3, "computed": round(ring["entropy_pct"], 1)},
+            {"claim": "mean largest weight (uniform 0.020)", "source_value": 0.034,
              "computed": round(ring["mean_row_max"], 3)},
         ],
     }

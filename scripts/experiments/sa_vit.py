@@ -11,7 +11,7 @@ Keys returned:
   conv_proj              the patch-embedding convolution's parameters (weight + bias)
   parts: [{part, params, share}]   a small table: position embedding, class token, patch
                          embedding, the rest
-  seed_claims            the seed's numbers next to these
+  source_claims            the source lesson's numbers next to these
 """
 import torch
 import torchvision
@@ -40,11 +40,11 @@ def compute() -> dict:
         "class_token": cls,
         "conv_proj": conv,
         "parts": parts,
-        "seed_claims": [
-            {"claim": "position-embedding parameters (≈151 thousand)", "seed": 151000,
+        "source_claims": [
+            {"claim": "position-embedding parameters (≈151 thousand)", "source_value": 151000,
              "computed": pos},
-            {"claim": "total (≈86 million)", "seed": 86000000, "computed": total},
-            {"claim": "share in %", "seed": 0.175, "computed": round(100 * pos / total, 3),
+            {"claim": "total (≈86 million)", "source_value": 86000000, "computed": total},
+            {"claim": "share in %", "source_value": 0.175, "computed": round(100 * pos / total, 3),
              "agrees": round(100 * pos / total, 3) == 0.175},
         ],
     }
