@@ -195,8 +195,10 @@ def test_untrained_heads_pick_targets_at_chance_level():
         picks = rng.integers(0, 49, size=(20000, h))
         simulated = np.mean([len(set(p)) for p in picks])
         assert row["distinct_chance"] == pytest.approx(simulated, abs=0.03)
-        # within 10 % of chance, never above the number of heads
-        assert abs(row["distinct_avg"] - row["distinct_chance"]) <= 0.1 * row["distinct_chance"]
+        # untrained heads do no better than chance: at most chance plus sampling noise of 20 draws
+        # (identical blank patches tie, which can only lower the count), and not far below it
+        assert row["distinct_avg"] <= row["distinct_chance"] + 0.05
+        assert row["distinct_avg"] >= 0.85 * row["distinct_chance"]
 
 
 def test_heads_interactive_recomputes_torch_weights():
