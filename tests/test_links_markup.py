@@ -60,8 +60,9 @@ def check_tree(root: Path, site_path: str) -> list[str]:
                 problems.append(f"{page.relative_to(root)}: {link} → missing {target.relative_to(root) if root in target.parents else target}")
                 continue
             if u.fragment and target.suffix == ".html":
-                ids = cache.setdefault(target, parse(target).ids)
-                if unquote(u.fragment) not in ids:
+                if target not in cache:  # parse each target once (setdefault would parse it for every link)
+                    cache[target] = parse(target).ids
+                if unquote(u.fragment) not in cache[target]:
                     problems.append(f"{page.relative_to(root)}: {link} → no anchor #{u.fragment}")
     return problems
 
