@@ -1,7 +1,10 @@
-"""Shared fixtures: the built site served under its GitHub Pages path, and Debian's chromium."""
+"""Shared fixtures: the built site served under its GitHub Pages path, the offline copy unzipped once,
+Debian's chromium (one per session, one 1280×900 context per test module), and one way to open a page."""
 from __future__ import annotations
 
+import json
 import os
+import zipfile
 import sys
 from pathlib import Path
 
@@ -26,11 +29,33 @@ def page_url(base: str, lang: str, page: str) -> str:
     return base + course.page_path(lang, page)
 
 
+# What `make site` reads, and what it writes that tests read: an output older than any input is stale.
+SITE_INPUTS = ("mkdocs.yml", "docs", "hooks", "overrides", "generated", "scripts/i18n", "scripts/common",
+               "tools/offline_copy.py", "tools/pdf.py", "tools/browser.py")
+
+
+def stale_outputs(site: Path) -> list[str]:
+    """Outputs of `make site` that are missing or older than the newest of their inputs (by mtime; a
+    clean clone's inputs are all older than a build made after it)."""
+    newest = max(f.stat().st_mtime for name in SITE_INPUTS for f in
+                 ([ROOT / name] if (ROOT / name).is_file() else (ROOT / name).rglob("*"))
+                 if f.is_file() and "__pycache__" not in f.parts and not f.name.startswith("."))  # .lock, .copied
+    downloads = ROOT / "build" / "downloads"   # the originals (site/downloads holds copies made by mkdocs)
+    outputs = [site / "index.html", ROOT / "build" / "offline" / "attention-course" / "index.html",
+               downloads / "attention-course-offline.zip",
+               *(downloads / f"attention-course-{lang}.pdf" for lang in LANGS)]
+    return [str(o) for o in outputs if not o.exists() or o.stat().st_mtime < newest]
+
+
 @pytest.fixture(scope="session")
 def site_dir() -> Path:
     site = Path(os.environ.get("SITE_DIR", ROOT / "site"))
     if not (site / "index.html").exists():
         pytest.fail(f"{site} is not built: run `make site` (make test does it)")
+    stale = stale_outputs(site)
+    if stale:  # tests must never pass on an old build
+        pytest.fail(f"older than what they are built from (or missing): {', '.join(stale)}: run `make site` "
+                    "(make test does it)")
     return site
 
 
@@ -53,12 +78,44 @@ def browser():
         b.close()
 
 
-def open_page(context, base_url, lang, page, *, init_script=None, only_this_site=False, timeout=30000):
-    """How every browser test opens a page of the built site: console and page errors gathered in
-    `p.errors`, the HTTP status checked, every chart rendered before it returns. `init_script` runs
-    before the page's own scripts (e.g. a stored palette); with `only_this_site`, requests leaving the
-    site are aborted and listed in `p.outside`."""
+def data(name: str):
+    """generated/data/<name>.json, as the pages read it."""
+    return json.loads((ROOT / "generated" / "data" / f"{name}.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def context(browser):
+    """One desktop-sized browser context per test module (modules that need another size or a stored
+    palette make their own)."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture(scope="session")
+def offline_copy(site_dir, tmp_path_factory) -> Path:
+    """The offline archive as a reader gets it: unzipped (once per session) into a temporary folder."""
+    archive = site_dir / "downloads" / "attention-course-offline.zip"
+    assert archive.exists(), "make site should put the offline archive in site/downloads/"
+    dest = tmp_path_factory.mktemp("offline")
+    with zipfile.ZipFile(archive) as z:
+        z.extractall(dest)
+    return dest / "attention-course"
+
+
+def local_url(offline_root: Path, lang: str, page: str) -> str:
+    """A page of the offline copy (plain .html files, no directory URLs) as a file:// URL."""
+    return (offline_root / f"{course.language(lang).prefix}{page}.html").as_uri()
+
+
+def open_page(context, where, lang, page, *, init_script=None, only_this_site=False, timeout=30000):
+    """How every browser test opens a page, served (`where` is the base URL) or from the offline copy
+    on disk (`where` is its folder, a Path): console and page errors gathered in `p.errors`, the HTTP
+    status checked when served, every chart rendered before it returns. `init_script` runs before the
+    page's own scripts (e.g. a stored palette); with `only_this_site`, requests leaving the site (or,
+    from disk, leaving the disk) are aborted and listed in `p.outside`."""
     from urllib.parse import urlparse
+    offline = isinstance(where, Path)
     p = context.new_page()
     p.errors, p.outside = [], []
     p.on("console", lambda m: p.errors.append(m.text) if m.type == "error" else None)
@@ -66,19 +123,39 @@ def open_page(context, base_url, lang, page, *, init_script=None, only_this_site
     if init_script:
         p.add_init_script(init_script)
     if only_this_site:
-        host = urlparse(base_url).netloc
+        host = None if offline else urlparse(where).netloc
 
         def route(r):
             u = urlparse(r.request.url)
-            if u.scheme in ("http", "https") and u.netloc != host:
+            if (u.scheme != "file") if offline else (u.scheme in ("http", "https") and u.netloc != host):
                 p.outside.append(r.request.url)
                 return r.abort()
             return r.continue_()
         p.route("**/*", route)
-    resp = p.goto(page_url(base_url, lang, page))
-    assert resp.ok, f"{lang}/{page}: HTTP {resp.status}"
+    if offline:
+        p.goto(local_url(where, lang, page))
+    else:
+        resp = p.goto(page_url(where, lang, page))
+        assert resp.ok, f"{lang}/{page}: HTTP {resp.status}"
     p.wait_for_function(RENDERED, timeout=timeout)
     return p
+
+
+@pytest.fixture(scope="module")
+def shared_page(context, base_url):
+    """Served pages opened once per test module and kept open, for tests that only read a page or
+    each work a chart no other test of the module reads (tests run in file order: readers first).
+    Options (open_page's keywords) are part of the key."""
+    opened = {}
+
+    def get(lang, page, **options):
+        key = (lang, page, tuple(sorted(options.items())))
+        if key not in opened:
+            opened[key] = open_page(context, base_url, lang, page, **options)
+        return opened[key]
+    yield get
+    for p in opened.values():
+        p.close()
 
 
 # JS helpers for browser tests: a chart's Vega view, and the items of the marks whose name starts with a prefix
