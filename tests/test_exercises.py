@@ -1,6 +1,7 @@
 """Check-yourself exercises without a browser: counts and parity per lesson, every answer equal to
 generated/ (and, for a few, to an independent computation), nothing of the answer outside the closed
 solution, words mirrored, an unknown id fails the build, and the PDF's answers appendix."""
+import functools
 import html
 import json
 import math
@@ -121,6 +122,7 @@ def test_tolerances_are_consistent():
         assert decimals == item["decimals"], f"{ex_id}: printed with {item['fmt']}, checked to {item['decimals']} places"
 
 
+@functools.lru_cache(maxsize=None)  # the strings files are parsed once per language, not per lookup
 def words(lang):
     from scripts.common.i18n import strings
     return strings(lang)["exercises"]

@@ -2,6 +2,7 @@
 language, embedded fonts, every lesson heading findable as text, and no slider text; contents page
 numbers that point where the headings really are, nested contents, no page left mostly empty by a
 figure, print captions, metadata with the title once."""
+import functools
 import re
 import subprocess
 from pathlib import Path
@@ -25,8 +26,15 @@ BIDI_AND_HAMZA = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2
 
 
 def text(path: Path) -> str:
-    """The PDF's text; bidi controls and the hamza (which pdftotext moves around) dropped."""
-    out = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    """The PDF's text; bidi controls and the hamza (which pdftotext moves around) dropped. Read once per
+    file version (several tests read the same PDF)."""
+    st = path.stat()
+    return _text(str(path), st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=8)
+def _text(path: str, mtime_ns: int, size: int) -> str:
+    out = subprocess.run(["pdftotext", "-layout", path, "-"], capture_output=True, text=True, check=True).stdout
     return out.translate(BIDI_AND_HAMZA)
 
 
