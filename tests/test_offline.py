@@ -1,21 +1,9 @@
 """The offline archive works as a reader uses it: unzipped, opened from disk, no network at all."""
 import zipfile
-from pathlib import Path
 
 import pytest
 
-from conftest import LANGS, pages, RENDERED
-
-
-
-@pytest.fixture(scope="module")
-def unzipped(site_dir, tmp_path_factory) -> Path:
-    archive = site_dir / "downloads" / "attention-course-offline.zip"
-    assert archive.exists(), "make site should put the offline archive in site/downloads/"
-    dest = tmp_path_factory.mktemp("offline")
-    with zipfile.ZipFile(archive) as z:
-        z.extractall(dest)
-    return dest / "attention-course"
+from conftest import LANGS, local_url, open_page, pages
 
 
 def test_archive_holds_the_course_only(site_dir):
@@ -26,33 +14,13 @@ def test_archive_holds_the_course_only(site_dir):
     assert "attention-course/index.html" in names and "attention-course/fa/index.html" in names
 
 
-@pytest.fixture(scope="module")
-def ctx(browser):
-    c = browser.new_context(viewport={"width": 1280, "height": 900})
-    blocked = []
-    c.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file://") else (blocked.append(r.request.url), r.abort()))
-    c.blocked = blocked
-    yield c
-    c.close()
-
-
-def local(unzipped, lang, page):
-    folder = unzipped if lang == "uk" else unzipped / lang
-    return (folder / f"{page}.html").as_uri()
-
-
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", pages())
-def test_page_works_from_disk(ctx, unzipped, lang, page):
-    p = ctx.new_page()
-    errors = []
-    p.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    p.on("pageerror", lambda e: errors.append(str(e)))
-    p.goto(local(unzipped, lang, page))
-    p.wait_for_function(RENDERED, timeout=20000)
+def test_page_works_from_disk(context, offline_copy, lang, page):
+    p = open_page(context, offline_copy, lang, page, only_this_site=True, timeout=20000)
     p.wait_for_timeout(300)
-    assert not errors, f"{lang}/{page} from disk: console errors {errors}"
-    assert not ctx.blocked, f"requests that tried to leave the disk: {ctx.blocked}"
+    assert not p.errors, f"{lang}/{page} from disk: console errors {p.errors}"
+    assert not p.outside, f"requests that tried to leave the disk: {p.outside}"
     assert p.locator(".chart-view svg.marks").count() == p.locator(".chart-view").count()
     if p.locator(".math").count():
         assert p.locator(".math .katex").count() == p.locator(".math").count()
@@ -62,9 +30,16 @@ def test_page_works_from_disk(ctx, unzipped, lang, page):
     p.close()
 
 
-def test_language_switch_from_disk(ctx, unzipped):
-    p = ctx.new_page()
-    p.goto(local(unzipped, "uk", "self-attention"))
+def disk_only(context):
+    """A page that can reach nothing but the disk (requests elsewhere are aborted)."""
+    p = context.new_page()
+    p.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file://") else r.abort())
+    return p
+
+
+def test_language_switch_from_disk(context, offline_copy):
+    p = disk_only(context)
+    p.goto(local_url(offline_copy, "uk", "self-attention"))
     href = p.locator("a[hreflang='fa']").first.get_attribute("href")
     p.goto(p.url.rsplit("/", 1)[0] + "/" + href)
     assert p.url.endswith("fa/self-attention.html"), p.url
@@ -73,9 +48,9 @@ def test_language_switch_from_disk(ctx, unzipped):
 
 
 @pytest.mark.parametrize("lang,word", [("uk", "увага"), ("fa", "توجه")])
-def test_search_from_disk(ctx, unzipped, lang, word):
-    p = ctx.new_page()
-    p.goto(local(unzipped, lang, "index"))
+def test_search_from_disk(context, offline_copy, lang, word):
+    p = disk_only(context)
+    p.goto(local_url(offline_copy, lang, "index"))
     p.locator("label.md-header__button[for='__search']").first.click() if p.locator(".md-search__input").is_hidden() else None
     box = p.locator(".md-search__input")
     box.fill(word)
