@@ -3,21 +3,20 @@ the site, fa is right-to-left with Persian digits in its charts, and sliders cha
 
 import pytest
 
-from conftest import LANGS, open_page, pages
+from conftest import LANGS, pages
 
 
 
-@pytest.fixture(scope="module")
-def context(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    yield ctx
-    ctx.close()
+def opened(shared_page, lang, page):
+    """Each page once per module, shared: the tests below read it, and the one that moves a slider
+    moves only its own chart's."""
+    return shared_page(lang, page, only_this_site=True, timeout=20000)
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", pages())
-def test_page_renders_cleanly(context, base_url, lang, page):
-    p = open_page(context, base_url, lang, page, only_this_site=True, timeout=20000)
+def test_page_renders_cleanly(shared_page, lang, page):
+    p = opened(shared_page, lang, page)
     errors, outside = p.errors, p.outside
     p.wait_for_load_state("networkidle")
     assert not errors, f"{lang}/{page}: console errors {errors}"
@@ -33,21 +32,19 @@ def test_page_renders_cleanly(context, base_url, lang, page):
         assert not any(c in texts for c in "0123456789".replace("2", "")), f"Latin digits in a Persian chart: {texts[:200]}"
         font = p.evaluate("getComputedStyle(document.querySelector('.md-typeset')).fontFamily")
         assert "Vazirmatn" in font
-    p.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_math_is_rendered_and_left_to_right(context, base_url, lang):
-    p = open_page(context, base_url, lang, "index", only_this_site=True, timeout=20000)
+def test_math_is_rendered_and_left_to_right(shared_page, lang):
+    p = opened(shared_page, lang, "index")
     errors = p.errors
     assert p.locator(".katex").count() > 0, "formulas should be KaTeX HTML"
     assert p.evaluate("getComputedStyle(document.querySelector('.katex')).direction") == "ltr"
-    p.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_sqrt_slider_moves_the_marker(context, base_url, lang):
-    p = open_page(context, base_url, lang, "index", only_this_site=True, timeout=20000)
+def test_sqrt_slider_moves_the_marker(shared_page, lang):
+    p = opened(shared_page, lang, "index")
     errors = p.errors
     fig = p.locator("#chart-sqrt_scaling")
     before = fig.locator("svg.marks").inner_html()
@@ -59,21 +56,19 @@ def test_sqrt_slider_moves_the_marker(context, base_url, lang):
     labels = p.evaluate("""() => window.courseCharts.views.get(document.querySelector('#chart-sqrt_scaling .chart-view'))
                              .view.signal('log2d')""")
     assert labels == 2
-    p.close()
 
 
-def test_language_switch_leads_to_the_same_page(context, base_url):
-    p = open_page(context, base_url, "uk", "index", only_this_site=True, timeout=20000)
+def test_language_switch_leads_to_the_same_page(shared_page):
+    p = opened(shared_page, "uk", "index")
     href = p.locator("a[hreflang='fa']").first.get_attribute("href")
     assert href and "fa/" in href
-    p.close()
 
 
 @pytest.mark.parametrize("lang,word,other", [("uk", "увага", "توجه"), ("fa", "توجه", "увага")])
-def test_search_finds_the_page_language_only(context, base_url, lang, word, other):
+def test_search_finds_the_page_language_only(shared_page, lang, word, other):
     """Each language searches its own index: results link inside the page's language (a word of
     the other language is found only where this language's pages quote it, e.g. the glossary)."""
-    p = open_page(context, base_url, lang, "index", only_this_site=True, timeout=20000)
+    p = opened(shared_page, lang, "index")
     errors = p.errors
     box = p.locator(".md-search__input")
     for query in (word, other):
@@ -85,4 +80,3 @@ def test_search_finds_the_page_language_only(context, base_url, lang, word, othe
             assert len(hrefs) >= 3, f"{lang}: {query!r} should be found on several pages"
         assert hrefs and all(("/fa/" in h) == (lang == "fa") for h in hrefs), f"{lang}: {query!r} → {hrefs}"
     assert not errors, errors
-    p.close()

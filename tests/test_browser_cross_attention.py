@@ -3,35 +3,21 @@
 Hovering a row of the alignment table moves the highlight and the readout to that written word; the
 two query sliders recompute the weights (which equal the experiment's at q = (1, 1)); the input-size
 slider and the latent-count menu change the pair counts and their ratio."""
-import json
 import re
-from pathlib import Path
 
 import pytest
 
-from conftest import LANGS, open_page
+from conftest import LANGS, data
 from scripts.charts.ca_alignment import columns
 from scripts.common import numfmt
 from scripts.common.i18n import strings
 
-ROOT = Path(__file__).resolve().parent.parent
 # Text written by marks (not axes, legends or titles), in document order.
 MARK_TEXTS = """sel => [...document.querySelectorAll(sel + ' svg.marks g.mark-text.role-mark text')]
                        .map(t => t.textContent)"""
 
 
-def data(name):
-    return json.loads((ROOT / "generated" / "data" / f"{name}.json").read_text(encoding="utf-8"))
-
-
-@pytest.fixture(scope="module")
-def context(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    yield ctx
-    ctx.close()
-
-
-LESSON = "cross-attention"  # the page whose charts these tests read
+LESSON = "cross-attention"  # the page whose charts these tests read (one page per language, each test its own chart)
 
 
 def texts(p, chart):
@@ -43,8 +29,8 @@ def numbers(values, lang, spec):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_alignment_row_hover_moves_the_highlight(context, base_url, lang):
-    p = open_page(context, base_url, lang, LESSON, timeout=20000)
+def test_alignment_row_hover_moves_the_highlight(shared_page, lang):
+    p = shared_page(lang, LESSON, timeout=20000)
     errors = p.errors
     al, t = data("ca_alignment"), strings(lang)["charts"]["ca_alignment"]
     sources, _ = columns({"ca_alignment": al}, t)   # the page language's words, in its sentence order
@@ -74,12 +60,11 @@ def test_alignment_row_hover_moves_the_highlight(context, base_url, lang):
     assert numfmt.fmt(al["max_weight"][1], ".2f", lang) in second
     assert fig.locator("svg.marks").inner_html() != before_svg, "hovering a row should move the highlight"
     assert not errors, errors
-    p.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_query_sliders_recompute_the_weights(context, base_url, lang):
-    p = open_page(context, base_url, lang, LESSON, timeout=20000)
+def test_query_sliders_recompute_the_weights(shared_page, lang):
+    p = shared_page(lang, LESSON, timeout=20000)
     errors = p.errors
     step = data("ca_step")
     fig = p.locator("#chart-ca_step_query")
@@ -110,12 +95,11 @@ def test_query_sliders_recompute_the_weights(context, base_url, lang):
                            document.querySelector('#chart-ca_step_query .chart-view')).view;
                            return [v.signal('q1'), v.signal('q2')]; }""") == [0, 0]
     assert not errors, errors
-    p.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_input_size_and_latents_change_the_ratio(context, base_url, lang):
-    p = open_page(context, base_url, lang, LESSON, timeout=20000)
+def test_input_size_and_latents_change_the_ratio(shared_page, lang):
+    p = shared_page(lang, LESSON, timeout=20000)
     errors = p.errors
     per = data("ca_perceiver")
     fig = p.locator("#chart-ca_perceiver")
@@ -140,4 +124,3 @@ def test_input_size_and_latents_change_the_ratio(context, base_url, lang):
     p.wait_for_timeout(200)
     assert ratio_line() != second, "choosing another number of latents should change the ratio"
     assert not errors, errors
-    p.close()

@@ -19,20 +19,14 @@ def digits(text: str, lang: str) -> str:
     return text.translate(PERSIAN) if lang == "fa" else text
 
 
-@pytest.fixture(scope="module")
-def context(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    yield ctx
-    ctx.close()
-
-
 @pytest.fixture
-def page(context, base_url, request):
+def page(shared_page, request):
+    """The lesson in this test's language, opened once per module: each test works its own chart
+    (the speed test, last, every chart's slider), so no test reads what another one moved."""
     lang = request.node.callspec.params["lang"]
-    p = open_page(context, base_url, lang, PAGE)
+    p = shared_page(lang, PAGE)
     yield p
-    assert not p.errors, f"{lang}/{PAGE}: console errors {errors}"
-    p.close()
+    assert not p.errors, f"{lang}/{PAGE}: console errors {p.errors}"
 
 
 def signal(p, chart, name):

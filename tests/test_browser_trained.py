@@ -4,17 +4,13 @@ sa_trained_maps recomputes softmax(q·k) in the browser: its weights and entropi
 formula applied here to the numbers the chart inlines, and follow the shape, head and query controls.
 sa_training_progress reads one epoch on hover; ca_learned_alignment switches sentences, outlines the
 gold words and reads the hovered row."""
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from conftest import ITEMS, LANGS, VIEW, open_page
+from conftest import ITEMS, LANGS, VIEW, data
 from scripts.common import numfmt
 from scripts.common.i18n import strings
 
-ROOT = Path(__file__).resolve().parent.parent
 HOVER = """([id, prefix, test]) => {
   const view = window.courseCharts.views.get(document.querySelector('#chart-' + id + ' .chart-view')).view;
   let hit = null;
@@ -27,17 +23,6 @@ HOVER = """([id, prefix, test]) => {
   const r = hit._svg.getBoundingClientRect();
   return {x: r.x + r.width / 2, y: r.y + r.height / 2};
 }"""
-
-
-def data(name):
-    return json.loads((ROOT / "generated" / "data" / f"{name}.json").read_text(encoding="utf-8"))
-
-
-@pytest.fixture(scope="module")
-def context(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    yield ctx
-    ctx.close()
 
 
 def items(p, chart, prefix):
@@ -66,9 +51,9 @@ def expected_row(sa, shape, state, head, query):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_trained_maps_follow_shape_head_and_query(context, base_url, lang):
+def test_trained_maps_follow_shape_head_and_query(shared_page, lang):
     chart, sa = "sa_trained_maps", data("sa_trained")
-    p = open_page(context, base_url, lang, "self-attention")
+    p = shared_page(lang, "self-attention")      # shared with the next test, which reads another chart
     p.locator(f"#chart-{chart}").scroll_into_view_if_needed()
 
     def check(shape, head, query):
@@ -94,13 +79,12 @@ def test_trained_maps_follow_shape_head_and_query(context, base_url, lang):
     patch = check("cross", 3, 25)
     assert min(patch.values()) > 0.9, "a patch row stays close to uniform before and after training"
     assert not p.errors, p.errors
-    p.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_training_progress_reads_the_hovered_epoch(context, base_url, lang):
+def test_training_progress_reads_the_hovered_epoch(shared_page, lang):
     chart, sa = "sa_training_progress", data("sa_trained")
-    p = open_page(context, base_url, lang, "self-attention")
+    p = shared_page(lang, "self-attention")
     last = str(sa["epochs"])
     text = items(p, chart, "readout")[0]["text"]
     assert numfmt.fmt(sa["checkpoints"][last]["accuracy"], ".1%", lang) in text
@@ -111,14 +95,13 @@ def test_training_progress_reads_the_hovered_epoch(context, base_url, lang):
     assert numfmt.fmt(two["accuracy"], ".1%", lang) in text, text
     assert numfmt.fmt(two["entropy_pct"] / 100, ".1%", lang) in text, text
     assert not p.errors, p.errors
-    p.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_learned_alignment_sentences_gold_and_rows(context, base_url, lang):
+def test_learned_alignment_sentences_gold_and_rows(shared_page, lang):
     chart, ca = "ca_learned_alignment", data("ca_trained")
     t = strings(lang)["charts"][chart]
-    p = open_page(context, base_url, lang, "cross-attention")
+    p = shared_page(lang, "cross-attention")
     fig = p.locator(f"#chart-{chart}")
     fig.scroll_into_view_if_needed()
     seed = ca["sentences"]["source_sentence"]
@@ -145,4 +128,3 @@ def test_learned_alignment_sentences_gold_and_rows(context, base_url, lang):
     line = items(p, chart, "readout")[0]["text"]
     assert "dog" in line and t["miss"] in line
     assert not p.errors, p.errors
-    p.close()

@@ -64,13 +64,25 @@ def load(browser, base_url, lang, page, scheme, width=1280):
     return ctx, p
 
 
+@pytest.fixture(scope="module")
+def loaded(browser, base_url):
+    """Each (language, page, scheme) opened once per module: the tests here only read."""
+    opened = {}
+
+    def get(lang, page, scheme):
+        if (lang, page, scheme) not in opened:
+            opened[lang, page, scheme] = load(browser, base_url, lang, page, scheme)
+        return opened[lang, page, scheme][1]
+    yield get
+    for ctx, _ in opened.values():
+        ctx.close()
+
+
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", LESSONS)
-def test_chart_text_contrast_and_size(browser, base_url, lang, page, scheme):
-    ctx, p = load(browser, base_url, lang, page, scheme)
-    texts = p.evaluate(MEASURE)
-    ctx.close()
+def test_chart_text_contrast_and_size(loaded, lang, page, scheme):
+    texts = loaded(lang, page, scheme).evaluate(MEASURE)
     assert texts, f"{lang}/{page}: no chart text measured"
     low = sorted({(t["chart"], t["text"], round(contrast(t["fg"], t["bg"]), 2),
                    tuple(round(x) for x in t["fg"]), tuple(round(x) for x in t["bg"]))
@@ -81,11 +93,9 @@ def test_chart_text_contrast_and_size(browser, base_url, lang, page, scheme):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_dark_plot_frame_is_not_near_white(browser, base_url, lang):
-    ctx, p = load(browser, base_url, lang, LESSONS[0], "slate")
-    strokes = p.evaluate("""() => [...document.querySelectorAll('.chart-view svg.marks path.background')]
+def test_dark_plot_frame_is_not_near_white(loaded, lang):
+    strokes = loaded(lang, LESSONS[0], "slate").evaluate("""() => [...document.querySelectorAll('.chart-view svg.marks path.background')]
         .map(e => getComputedStyle(e).stroke).filter(s => s && s !== 'none' && !/rgba\\(.*, 0\\)$/.test(s))""")
-    ctx.close()
     import re
     for s in strokes:
         r, g, b = map(int, re.findall(r"\d+", s)[:3])

@@ -48,11 +48,10 @@ def localized(text: str, lang: str) -> str:
     return numfmt.localize_digits(text.replace(".", loc["decimal"]).replace("-", loc["minus"]), lang)
 
 
-@pytest.fixture(scope="module")
-def context(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    yield ctx
-    ctx.close()
+def shared(shared_page, lang, page):
+    """Pages opened once per module for the tests from «root sign» on: they read (opening the data
+    tables at most), and the last, the decimal-comma test, moves sliders after all have read."""
+    return shared_page(lang, page)
 
 
 def sliders(p):
@@ -152,20 +151,6 @@ ORDER = """() => {
 }"""
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_root_sign_stays_before_its_argument_in_captions_and_headers(context, base_url, lang):
-    """√d in a figure caption or a data-table header reads √d, not d√ (the data tables opened)."""
-    found = []
-    for page in ("index", *LESSONS):
-        p = open_page(context, base_url, lang, page)
-        p.evaluate(OPEN_DETAILS)
-        found += [(page, f) for f in p.evaluate(ORDER)]
-        p.close()
-    assert len(found) >= 3, f"{lang}: expected √ in several captions and headers, found {found}"
-    wrong = [(page, f["text"]) for page, f in found if not f["root"] < f["arg"]]
-    assert not wrong, f"{lang}: the root sign is drawn after its argument in {wrong}"
-
-
 def test_isolate_formulas_wraps_fragments_not_words():
     from hooks.bidi import isolate_formulas
     out = isolate_formulas("بدون تقسیم بر √d (d = ۳۲) و nn.MultiheadAttention، نه receptive field.")
@@ -256,20 +241,19 @@ def test_nothing_is_wider_than_a_phone(browser, base_url, lang, page):
 
 # ── Defect 7: small text faults ─────────────────────────────────────────────────────────────────
 @pytest.mark.parametrize("lang", LANGS)
-def test_theme_toggle_speaks_the_page_language(context, base_url, lang):
-    p = open_page(context, base_url, lang, "index")
+def test_theme_toggle_speaks_the_page_language(shared_page, lang):
+    p = shared(shared_page, lang, "index")
     names = p.evaluate("[...document.querySelectorAll('label[for^=__palette]')].map(l => l.title)")
     assert sorted(names) == sorted(strings(lang)["ui"]["palette"].values())
     script = re.compile(r"[\u0600-\u06ff]" if lang == "fa" else r"[\u0400-\u04ff]")
     assert all(script.search(n) for n in names), names
-    p.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_download_notes_end_their_sentence(context, base_url, lang):
+def test_download_notes_end_their_sentence(shared_page, lang):
     """Each download (a link with its size, or the note that the file is online) closes with a
     full stop, and the note links to the online course."""
-    p = open_page(context, base_url, lang, "index")
+    p = shared(shared_page, lang, "index")
     items = p.locator("li:has(a[download]), li:has(a[href^='http'])").all()
     assert len(items) >= 2
     for li in items:
@@ -282,7 +266,6 @@ def test_download_notes_end_their_sentence(context, base_url, lang):
             if depth <= 0 and text[i - 1] == ")":
                 break
         assert text[i:i + 1] == ".", f"{lang}: no full stop after «{text[:i]}»"
-    p.close()
 
 
 def test_offline_note_links_to_the_online_page():
@@ -296,17 +279,29 @@ def test_offline_note_links_to_the_online_page():
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_no_space_before_a_comma(context, base_url, lang):
+def test_no_space_before_a_comma(shared_page, lang):
     """«Conv1d ،»: no space (nor a code box's padding) before a comma or semicolon."""
     for page in LESSONS:
-        p = open_page(context, base_url, lang, page)
+        p = shared(shared_page, lang, page)
         text = p.evaluate("document.querySelector('.md-typeset').innerText")
         assert not re.search(r"\S[ \u00a0][،؛,;]", text), re.findall(r".{12}[ \u00a0][،؛,;].{5}", text)[:5]
         gaps = p.evaluate("""() => [...document.querySelectorAll('.md-typeset code + .after-code')].map(s => {
             const c = s.previousElementSibling.getBoundingClientRect(), r = s.getBoundingClientRect();
             return Math.min(Math.abs(r.left - c.right), Math.abs(c.left - r.right)); })""")
         assert all(g < 2.5 for g in gaps), f"{lang}/{page}: comma set apart from its code by {gaps} px"
-        p.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_root_sign_stays_before_its_argument_in_captions_and_headers(shared_page, lang):
+    """√d in a figure caption or a data-table header reads √d, not d√ (the data tables opened)."""
+    found = []
+    for page in ("index", *LESSONS):
+        p = shared(shared_page, lang, page)
+        p.evaluate(OPEN_DETAILS)
+        found += [(page, f) for f in p.evaluate(ORDER)]
+    assert len(found) >= 3, f"{lang}: expected √ in several captions and headers, found {found}"
+    wrong = [(page, f["text"]) for page, f in found if not f["root"] < f["arg"]]
+    assert not wrong, f"{lang}: the root sign is drawn after its argument in {wrong}"
 
 
 def test_ukrainian_search_count_reads_right(context, base_url):
@@ -338,10 +333,10 @@ CHART_TEXT = "() => [...document.querySelectorAll('.chart-view svg.marks text, o
 
 
 @pytest.mark.parametrize("page", pages())
-def test_ukrainian_pages_write_a_decimal_comma(context, base_url, page):
+def test_ukrainian_pages_write_a_decimal_comma(shared_page, page):
     """Text, tables, chart axes and labels, and readouts (also after moving every slider) show
     «0,77», never «0.77»; code and formulas keep the point."""
-    p = open_page(context, base_url, "uk", page)
+    p = shared(shared_page, "uk", page)
     p.evaluate(OPEN_DETAILS)
     text = p.evaluate(VISIBLE_TEXT)
     charts = p.evaluate(CHART_TEXT)
@@ -355,7 +350,6 @@ def test_ukrainian_pages_write_a_decimal_comma(context, base_url, page):
     assert not POINT_DECIMAL.findall(charts), f"uk/{page} charts: {POINT_DECIMAL.findall(charts)[:8]}"
     if page in LESSONS:
         assert re.search(r"\d,\d", text) and re.search(r"\d,\d", charts), "lessons show decimal numbers"
-    p.close()
 
 
 def test_ukrainian_static_charts_write_a_decimal_comma():
