@@ -49,8 +49,9 @@ def localized(text: str, lang: str) -> str:
 
 
 def shared(shared_page, lang, page):
-    """Pages opened once per module for the tests from «root sign» on: they read (opening the data
-    tables at most), and the last, the decimal-comma test, moves sliders after all have read."""
+    """Pages opened once per module for the tests of defect 7, the root sign and the decimal comma
+    (in that file order): they read, the root-sign test then opens the data tables, and the last, the
+    decimal-comma test, opens them too and moves sliders after all have read."""
     return shared_page(lang, page)
 
 
