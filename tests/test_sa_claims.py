@@ -209,6 +209,8 @@ def test_uneven_argmax_picks_explain_the_gap_below_chance():
             continue
         # half of all picks land on a handful of the 49 patches (uniform picks would need 25)
         assert row["argmax_half_patches"] <= 10
+        # the measured average never exceeds chance (strictly, not within noise: the page says so)
+        assert row["distinct_avg"] <= row["distinct_chance"] + 1e-9
         # uneven picks lower the expected count below the uniform chance level …
         assert row["distinct_from_freq"] < row["distinct_chance"]
         # … to within sampling noise of what the heads actually do
@@ -217,6 +219,11 @@ def test_uneven_argmax_picks_explain_the_gap_below_chance():
         if row["heads"] == 8:
             gap = row["distinct_chance"] - row["distinct_avg"]
             assert row["distinct_chance"] - row["distinct_from_freq"] >= 0.6 * gap
+    # the more heads, the further below chance (the page says so), for each d
+    for d in {r["d"] for r in data("sa_heads")["by_heads"]}:
+        rows = sorted((r for r in data("sa_heads")["by_heads"] if r["d"] == d), key=lambda r: r["heads"])
+        gaps = [r["distinct_chance"] - r["distinct_avg"] for r in rows]
+        assert gaps == sorted(gaps), f"d={d}: gap below chance does not grow with the head count: {gaps}"
 
 
 def test_heads_interactive_recomputes_torch_weights():
