@@ -201,6 +201,31 @@ def test_untrained_heads_pick_targets_at_chance_level():
         assert row["distinct_avg"] >= 0.85 * row["distinct_chance"]
 
 
+def test_uneven_argmax_picks_explain_the_gap_below_chance():
+    """The lesson says the untrained heads' argmaxes crowd onto few patches, and that picks with the
+    observed frequencies give the measured count, which is why it sits just below chance."""
+    for row in data("sa_heads")["by_heads"]:
+        if row["heads"] == 1:
+            continue
+        # half of all picks land on a handful of the 49 patches (uniform picks would need 25)
+        assert row["argmax_half_patches"] <= 10
+        # the measured average never exceeds chance (strictly, not within noise: the page says so)
+        assert row["distinct_avg"] <= row["distinct_chance"] + 1e-9
+        # uneven picks lower the expected count below the uniform chance level …
+        assert row["distinct_from_freq"] < row["distinct_chance"]
+        # … to within sampling noise of what the heads actually do
+        assert row["distinct_from_freq"] == pytest.approx(row["distinct_avg"], abs=0.15)
+        # and they account for most of the gap where the gap is clear (8 heads)
+        if row["heads"] == 8:
+            gap = row["distinct_chance"] - row["distinct_avg"]
+            assert row["distinct_chance"] - row["distinct_from_freq"] >= 0.6 * gap
+    # the more heads, the further below chance (the page says so), for each d
+    for d in {r["d"] for r in data("sa_heads")["by_heads"]}:
+        rows = sorted((r for r in data("sa_heads")["by_heads"] if r["d"] == d), key=lambda r: r["heads"])
+        gaps = [r["distinct_chance"] - r["distinct_avg"] for r in rows]
+        assert gaps == sorted(gaps), f"d={d}: gap below chance does not grow with the head count: {gaps}"
+
+
 def test_heads_interactive_recomputes_torch_weights():
     mod = module("sa_heads")
     r = data("sa_heads")

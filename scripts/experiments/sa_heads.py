@@ -17,6 +17,10 @@ Keys returned:
       distinct_chance   what `heads` independent uniform picks among the 49 tokens give on average,
                         49·(1 − (48/49)^heads): near-uniform untrained rows put their argmax at random,
                         so distinct_avg is compared with this, not with `heads`
+      argmax_half_patches  over all draws, heads and tokens, the fewest patches that together are the
+                        argmax half of the time: the picks are not spread evenly over the 49 patches
+      distinct_from_freq   what `heads` independent picks with those observed argmax frequencies give,
+                        Σ_j (1 − (1 − p_j)^heads): uneven picks explain why distinct_avg sits below chance
   four_heads            the d = 32, 4-head row (the numbers quoted in prose)
   four_heads_d16        the d = 16, 4-head row (4 numbers per head)
   patches: {n, n_distinct, min_distance}   the ring's 16-number patches: how many differ and the
@@ -74,6 +78,15 @@ def q_k(x: torch.Tensor, heads: int):
     return proj[:, :d], proj[:, d:2 * d]
 
 
+def argmax_spread(targets: list, heads: int):
+    """From the argmax targets of all draws: how few patches take half the picks, and the expected
+    distinct count of `heads` independent picks with the observed frequencies."""
+    counts = np.bincount(np.concatenate([t.ravel() for t in targets]), minlength=targets[0].shape[1])
+    p = counts / counts.sum()
+    half = int(np.searchsorted(np.cumsum(np.sort(p)[::-1]), 0.5) + 1)
+    return half, float(np.sum(1 - (1 - p) ** heads))
+
+
 def head_stats(w: np.ndarray):
     heads = w.shape[0]
     targets = w.argmax(axis=2)                                  # (heads, 49)
@@ -103,7 +116,9 @@ def compute() -> dict:
         for x in (x32, x16):
             for h in HEAD_COUNTS:
                 distinct, corr = head_stats(head_weights(x, h))
-                many = [head_stats(head_weights(x, h, s)) for s in range(N_SEEDS)]
+                weights = [head_weights(x, h, s) for s in range(N_SEEDS)]
+                many = [head_stats(w) for w in weights]
+                half, from_freq = argmax_spread([w.argmax(axis=2) for w in weights], h)
                 dist_many = [m[0] for m in many]
                 row = {"d": x.shape[-1], "heads": h, "head_dim": x.shape[-1] // h,
                        "distinct_targets": distinct, "mean_corr": corr,
@@ -111,7 +126,8 @@ def compute() -> dict:
                        "distinct_min": float(np.min(dist_many)),
                        "distinct_max": float(np.max(dist_many)),
                        "corr_avg": None if h == 1 else float(np.mean([m[1] for m in many])),
-                       "distinct_chance": chance_distinct(x.shape[0], h)}
+                       "distinct_chance": chance_distinct(x.shape[0], h),
+                       "argmax_half_patches": half, "distinct_from_freq": from_freq}
                 by_heads.append(row)
 
         qs, ks = zip(*(q_k(x32, h) for h in HEAD_COUNTS))
