@@ -341,6 +341,16 @@ def test_timings_claims_of_the_page():
 
 # --- untrained ---------------------------------------------------------------------------------
 
+def test_vit_finetune_positions_need_interpolation():
+    """«Позиційне кодування»: fine-tuned at a larger size, ViT-B/16 has more positions than its
+    table holds, so the table is interpolated (the grid of patches plus the class token)."""
+    r = data("sa_vit")
+    f = r["finetune"]
+    assert f["image_size"] > r["image_size"] and f["image_size"] % r["patch_size"] == 0
+    assert f["seq_length"] == (f["image_size"] // r["patch_size"]) ** 2 + 1 > r["seq_length"]
+    assert f["pos_embedding"] == f["seq_length"] * r["hidden_dim"]
+
+
 def test_untrained_is_nearly_uniform():
     r = data("sa_untrained")
     for row in r["by_shape"]:
