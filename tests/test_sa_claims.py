@@ -4,6 +4,7 @@ import importlib
 import json
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -106,6 +107,42 @@ def test_toy_numbers():
     for row in r["weights"]:
         assert math.isclose(sum(row), 1.0)
     assert all(c["agrees"] for c in r["source_claims"])
+
+
+def test_measured_counts_grow_under_four_per_doubling():
+    """The page compares the timings with what the timed layer multiplies: 2n²d + 4nd² grows less
+    than fourfold per doubling of n (the projections' linear part) and approaches 4 from below."""
+    mod = module("sa_cost")
+    rows = data("sa_cost")["measured_counts"]
+    assert [r["tokens"] for r in rows] == list(mod.MEASURE_TOKENS)
+    d = mod.MEASURE_D
+    for prev, r in zip(rows, rows[1:]):
+        n = r["tokens"]
+        assert r["mult_total"] == 2 * n * n * d + 4 * n * d * d
+        assert math.isclose(r["mult_step"], r["mult_total"] / prev["mult_total"], rel_tol=1e-5)
+        assert math.isclose(r["mult_ratio"], r["mult_total"] / rows[0]["mult_total"], rel_tol=1e-5)
+        if n == 2 * prev["tokens"]:
+            assert 3.5 < r["mult_step"] < 4
+    doublings = [r["mult_step"] for p, r in zip(rows, rows[1:]) if r["tokens"] == 2 * p["tokens"]]
+    assert doublings == sorted(doublings) and len(doublings) == 2
+
+
+def test_timings_claims_of_the_page():
+    """What «Ціна квадратична» says about the committed measurement: time grew slower than the pairs
+    and than the multiplications; no doubling of the tokens cost five times the time (the
+    folklore says five to seven); building the weights (need_weights=True) costs more time for the
+    same multiplications."""
+    path = Path(__file__).resolve().parent.parent / "generated/timings/sa_cost.json"
+    res = json.loads(path.read_text(encoding="utf-8"))["result"]
+    counts = {r["tokens"]: r for r in data("sa_cost")["measured_counts"]}
+    fused = {r["tokens"]: r for r in res["by_tokens"]}
+    weights = {r["tokens"]: r for r in res["by_tokens_weights"]}
+    last = max(fused)
+    assert fused[last]["time_ratio"] < counts[last]["mult_ratio"] < fused[last]["pair_ratio"]
+    for n in fused:
+        if n // 2 in fused:
+            assert fused[n]["median_ms"] / fused[n // 2]["median_ms"] < 5
+    assert weights[last]["median_ms"] > fused[last]["median_ms"]
 
 
 def test_toy_matches_helper():
@@ -291,7 +328,53 @@ def test_cost_formulas():
     assert all(c["agrees"] for c in r["source_claims"])
 
 
+def test_measured_counts_grow_under_four_per_doubling():
+    """The page compares the timings with what the timed layer multiplies: 2n²d + 4nd² grows less
+    than fourfold per doubling of n (the projections' linear part) and approaches 4 from below."""
+    mod = module("sa_cost")
+    rows = data("sa_cost")["measured_counts"]
+    assert [r["tokens"] for r in rows] == list(mod.MEASURE_TOKENS)
+    d = mod.MEASURE_D
+    for prev, r in zip(rows, rows[1:]):
+        n = r["tokens"]
+        assert r["mult_total"] == 2 * n * n * d + 4 * n * d * d
+        assert math.isclose(r["mult_step"], r["mult_total"] / prev["mult_total"], rel_tol=1e-5)
+        assert math.isclose(r["mult_ratio"], r["mult_total"] / rows[0]["mult_total"], rel_tol=1e-5)
+        if n == 2 * prev["tokens"]:
+            assert 3.5 < r["mult_step"] < 4
+    doublings = [r["mult_step"] for p, r in zip(rows, rows[1:]) if r["tokens"] == 2 * p["tokens"]]
+    assert doublings == sorted(doublings) and len(doublings) == 2
+
+
+def test_timings_claims_of_the_page():
+    """What «Ціна квадратична» says about the committed measurement: time grew slower than the pairs
+    and than the multiplications; no doubling of the tokens cost five times the time (the
+    folklore says five to seven); building the weights (need_weights=True) costs more time for the
+    same multiplications."""
+    path = Path(__file__).resolve().parent.parent / "generated/timings/sa_cost.json"
+    res = json.loads(path.read_text(encoding="utf-8"))["result"]
+    counts = {r["tokens"]: r for r in data("sa_cost")["measured_counts"]}
+    fused = {r["tokens"]: r for r in res["by_tokens"]}
+    weights = {r["tokens"]: r for r in res["by_tokens_weights"]}
+    last = max(fused)
+    assert fused[last]["time_ratio"] < counts[last]["mult_ratio"] < fused[last]["pair_ratio"]
+    for n in fused:
+        if n // 2 in fused:
+            assert fused[n]["median_ms"] / fused[n // 2]["median_ms"] < 5
+    assert weights[last]["median_ms"] > fused[last]["median_ms"]
+
+
 # --- untrained ---------------------------------------------------------------------------------
+
+def test_vit_finetune_positions_need_interpolation():
+    """«Позиційне кодування»: fine-tuned at a larger size, ViT-B/16 has more positions than its
+    table holds, so the table is interpolated (the grid of patches plus the class token)."""
+    r = data("sa_vit")
+    f = r["finetune"]
+    assert f["image_size"] > r["image_size"] and f["image_size"] % r["patch_size"] == 0
+    assert f["seq_length"] == (f["image_size"] // r["patch_size"]) ** 2 + 1 > r["seq_length"]
+    assert f["pos_embedding"] == f["seq_length"] * r["hidden_dim"]
+
 
 def test_untrained_is_nearly_uniform():
     r = data("sa_untrained")
@@ -299,3 +382,25 @@ def test_untrained_is_nearly_uniform():
         assert row["entropy_pct"] > 95 and abs(row["mean_entropy"] - LN49) < 0.2
         assert 1 / 49 < row["mean_row_max"] < 0.06
     assert r["ring_draws"]["entropy_pct_min"] > 90
+
+
+def test_untrained_flatness_follows_the_score_scale_not_the_self_match():
+    """«Як виглядає ненавчена карта уваги»: the control cases. As initialised, scores are small
+    (std well under 1) and rows near-uniform; W_k := W_q puts weight on each patch's own key and
+    enlarges the scores; at equal score scale (std 1) tying W_k to W_q barely changes how flat the
+    rows are; the identity weights give the largest scores and the sharpest rows."""
+    r = data("sa_untrained")
+    c = {row["case"]: row for row in r["controls"]}
+    assert set(c) == set(module("sa_untrained").CONTROL_CASES)
+    ind, sh, ind1, sh1, ide = (c[k] for k in ("independent", "shared", "independent_unit",
+                                               "shared_unit", "identity"))
+    assert ind["score_std"] < 0.5 and ind["entropy_pct"] > 95
+    assert abs(ind["entropy_pct"] - np.mean([r["ring_draws"]["entropy_pct_min"],
+                                             r["ring_draws"]["entropy_pct_max"]])) < 5
+    assert abs(ind["self_weight"] - 1 / 49) < 0.005                     # no pull to its own patch
+    assert sh["score_std"] > ind["score_std"] and sh["self_weight"] > 3 / 49
+    assert ind1["score_std"] == pytest.approx(1) and sh1["score_std"] == pytest.approx(1)
+    assert abs(ind1["entropy_pct"] - sh1["entropy_pct"]) < 2            # same flatness at one scale
+    assert ind["entropy_pct"] - ind1["entropy_pct"] > 5                 # the scale alone moves it
+    assert sh1["self_weight"] > 2 * ind1["self_weight"]                 # the self-match moves where
+    assert ide["score_std"] > sh["score_std"] and ide["entropy_pct"] < sh["entropy_pct"]

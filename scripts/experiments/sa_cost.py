@@ -13,6 +13,11 @@ Keys returned:
   d_options                widths offered by that chart
   break_even_tokens        n where 2n²d = 4nd², i.e. 2d
   pairs_growth             pairs at patch 2 / pairs at patch 14
+  measured_counts: [{tokens, mult_total, mult_step, mult_ratio, matrix_share}]
+                           multiplications of the timed layer (d = 64) at each timed size:
+                           mult_total = 2n²d + 4nd², mult_step = its growth from the previous timed
+                           size (null for the first), mult_ratio = its growth from 49 tokens (as
+                           the timings' time_ratio), matrix_share = 2n²d / mult_total
   source_claims              the source lesson's table next to this one
 measure() (machine-dependent, not part of compute): forward time of nn.MultiheadAttention
 (d = 64, 1 head, batch 1, one CPU thread, no grad) for 49, 196, 784, 1568 and 3136 tokens, in two
@@ -53,6 +58,19 @@ def counts(patch: int, d: int = D) -> dict:
             "matrix_over_proj": (2 * n * n * d) / (4 * n * d * d)}
 
 
+def measured_counts() -> list:
+    """What the timed layer multiplies at each timed size (the timings' own d)."""
+    rows, prev = [], None
+    for n in MEASURE_TOKENS:
+        matrix, proj = 2 * n * n * MEASURE_D, 4 * n * MEASURE_D * MEASURE_D
+        total = matrix + proj
+        rows.append({"tokens": n, "mult_total": total, "mult_step": None if prev is None else total / prev,
+                     "mult_ratio": total / (rows[0]["mult_total"] if rows else total),
+                     "matrix_share": matrix / total})
+        prev = total
+    return rows
+
+
 def compute() -> dict:
     rows = [counts(p) for p in PATCHES]
     claims = []
@@ -69,6 +87,7 @@ def compute() -> dict:
         "d_options": list(D_OPTIONS),
         "break_even_tokens": 2 * D,
         "pairs_growth": rows[-1]["pairs"] / rows[0]["pairs"],
+        "measured_counts": measured_counts(),
         "source_claims": claims,
     }
 

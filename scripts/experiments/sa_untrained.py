@@ -12,13 +12,25 @@ Keys returned:
   ring                   the ring's row (quoted in prose)
   ring_draws: {entropy_pct_min, entropy_pct_max, row_max_min, row_max_max}
                          the ring over 20 other weight draws (seeds 0 … 19)
+  controls: [{case, score_std, entropy_pct, mean_row_max, self_weight}]
+                         why the rows are flat: the ring's scores q·k/√d built from the projections
+                         of the same 20 draws, averaged over them, in five cases
+      independent        W_q, W_k as initialised (what the layer above computes)
+      shared             W_k := W_q (each patch's query meets its own key again), same scale
+      independent_unit   independent, scores rescaled so their std over the 49×49 table is 1
+      shared_unit        shared, rescaled the same way
+      identity           W_q = W_k = I (the lesson's «on real data» set-up, same input)
+      score_std          std of q·k/√d over all 49×49 entries
+      self_weight        mean weight a row gives its own patch (uniform: 1/49)
   source_claims            the source lesson's numbers next to these
 """
 import numpy as np
 import torch
 from torch import nn
 
-from scripts.common.attention import LN49, embed_tokens, entropy_rows, single_thread
+import math
+
+from scripts.common.attention import LN49, embed_tokens, entropy_rows, single_thread, softmax_rows
 from scripts.common.shapes import shape_tokens
 
 D = 32
@@ -44,10 +56,43 @@ def stats(w: np.ndarray) -> dict:
             "min_row_entropy": float(ent.min())}
 
 
+CONTROL_CASES = ("independent", "shared", "independent_unit", "shared_unit", "identity")
+
+
+def control_scores(x: np.ndarray, seed: int) -> dict:
+    """The five cases' scaled scores for tokens x, from the W_q, W_k of the layer drawn with seed."""
+    torch.manual_seed(seed)
+    w = nn.MultiheadAttention(D, 1, batch_first=True).in_proj_weight.detach().double().numpy()
+    wq, wk = w[:D], w[D:2 * D]                     # in_proj rows: W_q, W_k, W_v (biases start at 0)
+    q = x @ wq.T
+    out = {"independent": q @ (x @ wk.T).T / math.sqrt(D), "shared": q @ q.T / math.sqrt(D)}
+    for case in ("independent", "shared"):
+        out[case + "_unit"] = out[case] / out[case].std()
+    out["identity"] = x @ x.T / math.sqrt(D)
+    return out
+
+
+def control_stats(scores: np.ndarray) -> dict:
+    w = softmax_rows(scores)
+    return {"score_std": float(scores.std()), "entropy_pct": float(100 * entropy_rows(w).mean() / LN49),
+            "mean_row_max": float(w.max(axis=1).mean()), "self_weight": float(np.diag(w).mean())}
+
+
+def controls() -> list:
+    x = embed_tokens(shape_tokens("ring"), d=D)
+    per_case = {c: [] for c in CONTROL_CASES}
+    for s in range(N_DRAWS):
+        for case, scores in control_scores(x, s).items():
+            per_case[case].append(control_stats(scores))
+    return [{"case": c, **{k: float(np.mean([r[k] for r in rows])) for k in rows[0]}}
+            for c, rows in per_case.items()]
+
+
 def compute() -> dict:
     with single_thread():
         rows = [{"shape": k, **stats(weights(k, SEED))} for k in SHAPES]
         draws = [stats(weights("ring", s)) for s in range(N_DRAWS)]
+        control_rows = controls()
     ring = rows[0]
     return {
         "d": D,
@@ -64,6 +109,7 @@ def compute() -> dict:
             "row_max_min": min(r["mean_row_max"] for r in draws),
             "row_max_max": max(r["mean_row_max"] for r in draws),
         },
+        "controls": control_rows,
         "source_claims": [
             {"claim": "mean row entropy (of ln 49 = 3.892)", "source_value": 3.863,
              "computed": round(ring["mean_entropy"], 3)},

@@ -11,6 +11,11 @@ Keys returned:
   conv_proj              the patch-embedding convolution's parameters (weight + bias)
   parts: [{part, params, share}]   a small table: position embedding, class token, patch
                          embedding, the rest
+  finetune: {image_size, seq_length, pos_embedding}
+                         the larger input ViT-B/16 is fine-tuned at: the size torchvision's own
+                         fine-tuned weights (IMAGENET1K_SWAG_E2E_V1) expect, read from their metadata
+                         (nothing is downloaded), and the positions a model built for it has; the
+                         table of image_size must be interpolated to these
   source_claims            the source lesson's numbers next to these
 """
 import torch
@@ -25,6 +30,8 @@ def compute() -> dict:
     cls = m.class_token.numel()
     conv = sum(p.numel() for p in m.conv_proj.parameters())
     rest = total - pos - cls - conv
+    big = torchvision.models.ViT_B_16_Weights.IMAGENET1K_SWAG_E2E_V1.meta["min_size"][0]
+    big_pos = torchvision.models.vit_b_16(weights=None, image_size=big).encoder.pos_embedding
     parts = [{"part": name, "params": n, "share": n / total}
              for name, n in (("pos_embedding", pos), ("class_token", cls), ("conv_proj", conv),
                              ("rest", rest))]
@@ -40,6 +47,7 @@ def compute() -> dict:
         "class_token": cls,
         "conv_proj": conv,
         "parts": parts,
+        "finetune": {"image_size": big, "seq_length": int(big_pos.shape[1]), "pos_embedding": big_pos.numel()},
         "source_claims": [
             {"claim": "position-embedding parameters (≈151 thousand)", "source_value": 151000,
              "computed": pos},
