@@ -186,3 +186,14 @@ def test_json_plain_and_deterministic(name):
     b = json.dumps(mod.compute(), sort_keys=True, ensure_ascii=False)
     assert a == b
     assert mod.__doc__.splitlines()[0].strip()
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_chart_writes_vectors_as_the_page_does(step, lang):
+    """One rule for vectors: the step chart's static drawing writes each key and the output as the
+    page's tables write them (numfmt.vector), not as «(1, 0)» typed in a string."""
+    from scripts.common import numfmt
+    svg = (ROOT / "generated" / "charts" / lang / "ca_step_query.svg").read_text(encoding="utf-8")
+    for key in step["keys"]:
+        assert numfmt.vector(key, "d", lang) in svg, f"{lang}: key {key} not written as on the page"
+    assert numfmt.vector(step["output"], ".2f", lang) in svg

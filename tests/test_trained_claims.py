@@ -115,6 +115,16 @@ def test_articles_look_at_the_first_word_not_the_next_noun(ca):
     assert ca["articles"]["on_next_noun"] < 0.5
 
 
+def test_alignment_is_weakest_on_short_sentences_with_an_object(ca):
+    """The page: the sentences like «سگ موش را دید» align worst; every other kind aligns every content word
+    (it cites the intransitive value for «the other kinds»)."""
+    kinds = ca["by_kind"]
+    others = [k for k in kinds if k != "transitive"]
+    assert others and all(kinds[k]["alignment_accuracy"] == 1.0 for k in others)
+    assert kinds["transitive"]["alignment_accuracy"] < 1.0
+    assert sum(kinds[k]["n_test"] for k in kinds) == ca["n_test"]
+
+
 def test_probes_fail_as_the_page_says(ca):
     sc, lo = ca["sentences"]["scrambled"], ca["sentences"]["longer"]
     assert not sc["correct"] and not lo["correct"]

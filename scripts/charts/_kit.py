@@ -11,6 +11,7 @@ import re
 import altair as alt
 
 from scripts.charts._palette import HUES
+from scripts.common import numfmt
 
 # The page's chart menu button sits over the chart's top right corner (assets/js/charts.js):
 # its width and height in px. Dashboards keep its height free above the title; a single view's
@@ -70,6 +71,13 @@ def js(value) -> str:
 def num(expr: str, spec: str) -> str:
     """A number through Vega's format(), so it takes the page's digits."""
     return f"format({expr}, '{spec}')"
+
+
+def vec(exprs: list[str], spec: str, lang: str) -> str:
+    """A vector as a Vega expression, written as numfmt.vector writes it on the page ([1,94; 1,03],
+    [۱٫۹۴، ۱٫۰۳]): one rule for vectors in the text, the tables and the charts."""
+    sep = js(numfmt.LOCALES[lang]["list"])
+    return '"[" + ' + f" + {sep} + ".join(num(e, spec) for e in exprs) + ' + "]"'
 
 
 def say(template: str, **parts: str) -> str:

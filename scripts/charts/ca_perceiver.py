@@ -54,7 +54,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
             .mark_point(filled=True, size=90, opacity=1)
             .encode(x=alt.X("n:Q", scale=scale_x), y=alt.Y("pairs:Q", scale=scale_y), color=color,
                     tooltip=[alt.Tooltip("series:N", title=bidi(t["kind"])),
-                             alt.Tooltip("n:Q", title="N", format=",d"),
+                             alt.Tooltip("n:Q", title="n", format=",d"),
                              alt.Tooltip("pairs:Q", title=bidi(t["pairs"]), format=",d")]))
     image_rule, image_text = _image(per, t, scale_x)
     readouts = [line_below(here, t[key], PARTS, fontSize=14 if key == "line_ratio" else 12, limit=340,
@@ -81,6 +81,6 @@ def table(data: dict, t: dict, lang: str) -> dict:
     ns = sorted({n for n in per["grid"]["n"] if math.log10(n) == round(math.log10(n))} | {per["n_image"]})
     ms = per["grid"]["m"]
     rows = [dict({"n": n, "self": n * n}, **{f"m{m}": m * n for m in ms}) for n in ns]
-    cols = [["n", "N", ",d"], ["self", t["self"], ",d"]]
+    cols = [["n", "n", ",d"], ["self", t["self"], ",d"]]
     cols += [[f"m{m}", t["cross_col"].format(m=numfmt.fmt(m, ",d", lang)), ",d"] for m in ms]
     return {"columns": cols, "rows": rows}

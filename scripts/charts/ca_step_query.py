@@ -2,7 +2,7 @@
 
 import altair as alt
 
-from scripts.charts._kit import line_below, num, single, softmax, say
+from scripts.charts._kit import line_below, num, single, softmax, say, vec
 
 DATA = ["ca_step"]
 
@@ -37,9 +37,9 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
         color=alt.value("#5c6bc0"))
     weights = base.mark_text(align="left", dx=5, yOffset=-9, fontSize=14, fontWeight="bold").encode(
         x=x, y=y, text=alt.Text("w:Q", format=".2f"))
-    parts = dict(k1=num("datum.k1", "d"), k2=num("datum.k2", "d"), score=num("datum.score", ".2f"),
-                 scaled=num("datum.scaled", ".2f"), q1=num("q1", ".1f"), q2=num("q2", ".1f"),
-                 o1=num("datum.o1", ".2f"), o2=num("datum.o2", ".2f"))
+    parts = dict(k=vec(["datum.k1", "datum.k2"], "d", lang), score=num("datum.score", ".2f"),
+                 scaled=num("datum.scaled", ".2f"), q=vec(["q1", "q2"], ".1f", lang),
+                 o=vec(["datum.o1", "datum.o2"], ".2f", lang))
     detail = base.transform_calculate(detail=say(t["detail"], **parts)).mark_text(
         align="left", dy=13, fontSize=12, opacity=0.85).encode(x=alt.value(0), y=y, text="detail:N")
     out = line_below(base.transform_filter("datum.i == 0"), t["output"], parts, dy=10, fontSize=13)

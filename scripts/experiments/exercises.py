@@ -133,7 +133,7 @@ def ca_step_weight() -> dict:
     scaled = [s / math.sqrt(2) for s in scores]
     w = softmax(scaled)
     assert int(np.argmax(w)) == 2  # the question asks about the word the step picks
-    return number(w[2], 2, 0.02, q1=q[0], q2=q[1], s1=scores[0], s2=scores[1], s3=scores[2], s4=scores[3],
+    return number(w[2], 2, 0.02, q=q, q1=q[0], q2=q[1], s1=scores[0], s2=scores[1], s3=scores[2], s4=scores[3],
                   z1=scaled[0], z2=scaled[1], z3=scaled[2], z4=scaled[3], w1=w[0], w2=w[1], w4=w[3],
                   exp_sum=sum(math.exp(z) for z in scaled))
 

@@ -1,0 +1,52 @@
+"""The glossary: the same terms with the same anchors in every language, each linked to the section that
+introduces it, and no term that no lesson uses."""
+import re
+
+import pytest
+
+from conftest import ROOT
+from scripts.common import course
+
+LANGS = [lang.code for lang in course.languages()]
+ROW = re.compile(r'^\| (?P<term>[^|]+?) \|.*<bdi lang="en">(?P<en>[^<]+)</bdi> \| \[[^\]]+\]\((?P<page>[\w-]+)\.md#(?P<anchor>[\w-]+)\) \|$', re.M)
+HEADING = re.compile(r"^(#+) .*?\{ #([\w-]+) \}", re.M)
+
+
+def rows(lang):
+    text = (ROOT / "docs" / lang / "glossary.md").read_text(encoding="utf-8")
+    found = [m.groupdict() for m in ROW.finditer(text)]
+    assert found, f"docs/{lang}/glossary.md: no rows found"
+    return found
+
+
+def section(lang, page, anchor):
+    """The text from the heading `anchor` to the next heading of the same or a higher level."""
+    text = (ROOT / "docs" / lang / f"{page}.md").read_text(encoding="utf-8")
+    heads = list(HEADING.finditer(text))
+    for i, m in enumerate(heads):
+        if m.group(2) == anchor:
+            level = len(m.group(1))
+            end = next((h.start() for h in heads[i + 1:] if len(h.group(1)) <= level and level > 1), len(text))
+            return text[m.start():end]
+    return None
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_same_terms_and_anchors_in_every_language(lang):
+    ours, theirs = rows(course.default_language().code), rows(lang)
+    assert [(r["en"], r["page"], r["anchor"]) for r in ours] == [(r["en"], r["page"], r["anchor"]) for r in theirs]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_term_is_used_where_its_link_points(lang):
+    """The linked section exists and uses the term (its first word's stem: lessons inflect it)."""
+    missing = []
+    for r in rows(lang):
+        assert r["page"] in course.lessons(), f"{lang}: {r['term']} links to {r['page']}, not a lesson"
+        text = section(lang, r["page"], r["anchor"])
+        assert text is not None, f"{lang}: {r['term']}: no section #{r['anchor']} in {r['page']}.md"
+        word = r["term"].split()[0].rstrip("\u0654")   # Persian ezafe (ـٔ) goes with the inflection
+        stem = word[:max(4, len(word) - 2)] if word.isalpha() and len(word) >= 5 else word
+        if stem.lower() not in text.lower():
+            missing.append(f"«{r['term']}» ({stem}) in {r['page']}.md#{r['anchor']}")
+    assert not missing, f"{lang}: glossary terms not used where they link: {missing}"
