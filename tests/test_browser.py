@@ -3,7 +3,7 @@ the site, fa is right-to-left with Persian digits in its charts, and sliders cha
 
 import pytest
 
-from conftest import LANGS, open_page, pages
+from conftest import LANGS, open_page, page_with_chart, pages
 
 
 
@@ -47,7 +47,7 @@ def test_math_is_rendered_and_left_to_right(context, base_url, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_sqrt_slider_moves_the_marker(context, base_url, lang):
-    p = open_page(context, base_url, lang, "index", only_this_site=True, timeout=20000)
+    p = open_page(context, base_url, lang, page_with_chart("sqrt_scaling"), only_this_site=True, timeout=20000)
     errors = p.errors
     fig = p.locator("#chart-sqrt_scaling")
     before = fig.locator("svg.marks").inner_html()
