@@ -227,10 +227,12 @@ def value_html(ref: str, spec: str, where: str, lang: str) -> str:
 WORDED = {"date": dates.iso_date_text, "system": lambda s, lang: dates.system_text(s)}
 
 
-def table_name(ref: str, arg: str) -> str:
+def table_name(ref: str, arg: str, where: str) -> str:
     """What {{ tab: }} calls a table: its `#name` when it has one, else its data reference."""
-    names = [c[1:] for c in (arg or "").split() if c.startswith("#")]
-    return names[-1] if names else ref
+    names = [c for c in (arg or "").split() if c.startswith("#")]
+    if len(names) > 1 or any(not re.fullmatch(r"#[\w-]+", c) for c in names):
+        raise PluginError(f"{where}: table {ref!r}: give it at most one name, #letters-digits-_ ({names})")
+    return names[0][1:] if names else ref
 
 
 def table_anchor(name: str, taken: list[str]) -> str:
@@ -247,9 +249,7 @@ def table_md(ref: str, arg: str, where: str, lang: str) -> str:
     rows = lookup(ref, where)
     if not records(rows):
         raise PluginError(f"{where}: {ref!r} is not a list of rows, so it cannot be a table")
-    names = [c for c in (arg or "").split() if c.startswith("#")]
-    if len(names) > 1 or any(not re.fullmatch(r"#[\w-]+", c) for c in names):
-        raise PluginError(f"{where}: table {ref!r}: give it at most one name, #letters-digits-_ ({names})")
+    table_name(ref, arg, where)  # a malformed name stops the build
     cols = [c.partition(":")[::2] for c in (arg or "").split() if not c.startswith("#")]
     if not cols:
         raise PluginError(f"{where}: table {ref!r} names no columns; write {{{{ table: {ref} | col:fmt … }}}}")
@@ -338,7 +338,7 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
         if kind == "chart":
             figures.append(ref)
         if kind == "table":
-            tables.append(table_name(ref, arg))
+            tables.append(table_name(ref, arg, where))
         return ""
     try:
         refparse.substitute(markdown, collect)
