@@ -31,6 +31,7 @@ from scripts.common import course, numfmt  # noqa: E402
 from scripts.common.i18n import strings  # noqa: E402
 
 SLOT = '<div class="lesson-cards" data-lessons-slot></div>'
+OWN_LINE = re.compile(r"^\{\{\s*lessons\s*\}\}[ \t]*$", re.M)
 # lesson pages seen in this build: (language, lesson) -> what its card shows
 _SEEN: dict[tuple[str, str], dict] = {}
 
@@ -107,14 +108,14 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
         if kind == "lessons":
             if ref or arg:
                 raise refparse.RefError(f"write {{{{ lessons }}}} alone, not {{{{ lessons: {ref} | {arg} }}}}")
-            return "\n" + SLOT + "\n"
+            return SLOT  # one line for one line: hooks/refs.py's line numbers stay right
         return "{{ " + kind + (f": {ref}" if ref else "") + (f" | {arg}" if arg else "") + " }}"
     if "lessons" not in markdown:
         return markdown
     try:
         return refparse.substitute(markdown, resolve)
-    except refparse.RefError:
-        return markdown  # hooks/refs.py reports malformed references with page and line
+    except refparse.RefError:  # hooks/refs.py reports it with page and line; the slot must not hide it
+        return OWN_LINE.sub(SLOT, markdown)
 
 
 @event_priority(-900)  # after hooks/refs.py made the figures and provenance, before print_pages marks the content
