@@ -4,6 +4,8 @@
     {{ v: sa_scaling/by_d[d=256].pmax_raw | .1% }}     one number, formatted for the page's language
     {{ v: sa_toy/weights.0.3 | .1% }}                  plain arrays (matrix cells) by position
     {{ table: sa_scaling/by_d | d:d var_raw:.2f }}     a table; headers from scripts/i18n/<lang>/*.yml
+    {{ table: sa_toy/rows | token:s w_t1:.1% #weights }}  … named, when the page shows its data twice
+    {{ fig: sqrt_scaling }}  {{ tab: sa_scaling/by_d }}  «рис. 4» / «табл. 2»: a link to a numbered figure / table
     {{ download: offline }}  {{ download: pdf }}       the offline archive / this language's PDF
     {{ provenance }}                                   "How these numbers were computed" (end of page)
 
@@ -36,6 +38,11 @@ from scripts.charts import _palette  # noqa: E402  (series colours per scheme)
 from scripts.common import dates, fonts, i18n, numfmt  # noqa: E402  (numfmt: the one place numbers get their language)
 
 SLOT = re.compile(r'<div class="chart-slot" data-chart="([\w-]+)"></div>')
+# Tables are numbered per lesson, in page order, once Markdown has made them (data tables and tables
+# written in the page alike; a chart's data table belongs to its figure). A data table arrives with a mark
+# naming it (for {{ tab: }}); a {{ tab: }} link gets its number then too.
+TABLE = re.compile(r'(?:<p class="table-mark" data-table="([\w-]+)"></p>\s*)?<table>')
+TAB_REF = re.compile(r'<a class="tab-ref" href="#([\w-]+)"></a>')
 
 
 def page_lang(config) -> str:
@@ -220,11 +227,30 @@ def value_html(ref: str, spec: str, where: str, lang: str) -> str:
 WORDED = {"date": dates.iso_date_text, "system": lambda s, lang: dates.system_text(s)}
 
 
+def table_name(ref: str, arg: str, where: str) -> str:
+    """What {{ tab: }} calls a table: its `#name` when it has one, else its data reference."""
+    names = [c for c in (arg or "").split() if c.startswith("#")]
+    if len(names) > 1 or any(not re.fullmatch(r"#[\w-]+", c) for c in names):
+        raise PluginError(f"{where}: table {ref!r}: give it at most one name, #letters-digits-_ ({names})")
+    return names[0][1:] if names else ref
+
+
+def table_anchor(name: str, taken: list[str]) -> str:
+    """The table's element id, unique in the page: tab-sa_toy-rows, tab-sa_toy-rows-2, …"""
+    base = "tab-" + re.sub(r"[^\w-]+", "-", name).strip("-")
+    anchor, k = base, 1
+    while anchor in taken:
+        k += 1
+        anchor = f"{base}-{k}"
+    return anchor
+
+
 def table_md(ref: str, arg: str, where: str, lang: str) -> str:
     rows = lookup(ref, where)
     if not records(rows):
         raise PluginError(f"{where}: {ref!r} is not a list of rows, so it cannot be a table")
-    cols = [c.partition(":")[::2] for c in (arg or "").split()]
+    table_name(ref, arg, where)  # a malformed name stops the build
+    cols = [c.partition(":")[::2] for c in (arg or "").split() if not c.startswith("#")]
     if not cols:
         raise PluginError(f"{where}: table {ref!r} names no columns; write {{{{ table: {ref} | col:fmt … }}}}")
     headers = (strings(lang).get("tables") or {}).get(ref) or {}
@@ -306,16 +332,23 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
     where = f"docs/{lang}/{page.file.src_uri}" if not page.file.src_uri.startswith(lang + "/") else f"docs/{page.file.src_uri}"
     used: dict[str, None] = {}  # experiments whose numbers the page shows, in order of first use
     figures: list[str] = []  # the page's charts in order: their numbers, for captions and {{ fig: }}
+    tables: list[str] = []  # the page's tables in order (their names): their numbers, for captions and {{ tab: }}
 
     def collect(kind: str, ref: str, arg: str) -> str:
         if kind == "chart":
             figures.append(ref)
+        if kind == "table":
+            tables.append(table_name(ref, arg, where))
         return ""
     try:
         refparse.substitute(markdown, collect)
     except refparse.RefError:
         pass  # reported with page and line by the real pass below
     page.meta["figures"] = figures
+    anchors: list[str] = []  # the tables' element ids, in page order
+    for name in tables:
+        anchors.append(table_anchor(name, anchors))
+    shown = iter(range(len(tables)))  # which table the next {{ table: }} is
 
     def resolve(kind: str, ref: str, arg: str) -> str:
         if kind in ("v", "table"):
@@ -323,7 +356,7 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
         if kind == "v":
             return value_html(ref, arg, where, lang)
         if kind == "table":
-            return "\n" + table_md(ref, arg, where, lang) + "\n"
+            return f'\n<p class="table-mark" data-table="{anchors[next(shown)]}"></p>\n\n' + table_md(ref, arg, where, lang) + "\n"
         if kind == "chart":
             if not chart_files(ref, lang).exists():
                 raise PluginError(f"{where}: unknown chart {ref!r}: no generated/charts/{lang}/{ref}.vg.json "
@@ -338,9 +371,19 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
                                   f"{figures or 'none'} ({{{{ chart: <id> }}}} lines)")
             n = numfmt.fmt(figures.index(ref) + 1, "d", lang)
             return f'<a class="fig-ref" href="#chart-{ref}">{text(strings(lang)["ui"]["figure_ref"].format(n=n))}</a>'
+        if kind == "tab":
+            hits = [i for i, name in enumerate(tables) if name == ref]
+            if not page.meta.get("lesson"):
+                raise PluginError(f"{where}: {{{{ tab: {ref} }}}}: tables are numbered in lessons only "
+                                  "(front matter `lesson: true`)")
+            if len(hits) != 1:
+                raise PluginError(f"{where}: {{{{ tab: {ref} }}}} names " + (
+                    f"{len(hits)} tables of this page: name each with #name in its {{{{ table: … }}}} line and "
+                    "refer to that name" if hits else f"no table of this page; its tables are {tables or 'none'}"))
+            return f'<a class="tab-ref" href="#{anchors[hits[0]]}"></a>'  # numbered with the tables (on_page_content)
         if kind == "provenance" and not ref and not arg:
             return PROVENANCE
-        raise PluginError(f"{where}: unknown shortcode {{{{ {kind}: {ref} }}}}; use chart, fig, v, table, "
+        raise PluginError(f"{where}: unknown shortcode {{{{ {kind}: {ref} }}}}; use chart, fig, v, table, tab, "
                           "download or provenance")
 
     try:
@@ -397,7 +440,34 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
                 f'{data_table}<figcaption id="caption-{chart}">{desc}</figcaption></figure>')
 
     page.meta["chart_scripts"] = bool(SLOT.search(content))
-    return SLOT.sub(figure, content)
+    return SLOT.sub(figure, number_tables(content, page, lang))
+
+
+def number_tables(content: str, page, lang: str) -> str:
+    """A lesson's tables get «Табл. N.» as their caption and an id; {{ tab: }} links get their number.
+    Other pages' tables keep no number (a glossary is not a lesson)."""
+    ui, numbers = strings(lang)["ui"], {}
+    marks = content.count('<p class="table-mark" ')
+
+    def one(m: re.Match) -> str:
+        n = len(numbers) + 1
+        anchor = m.group(1) or f"table-{n}"
+        numbers[anchor] = n
+        if not page.meta.get("lesson"):
+            return f'<table id="{anchor}">'
+        label = text(ui["table"].format(n=numfmt.fmt(n, "d", lang)))
+        return f'<table id="{anchor}"><caption class="table-caption"><span class="tab-num">{label}</span></caption>'
+
+    content = TABLE.sub(one, content)
+    placed = sum(1 for a in numbers if not a.startswith("table-"))
+    if placed != marks:
+        raise PluginError(f"{page.file.src_uri}: {marks - placed} {{{{ table: … }}}} did not become a table here: "
+                          "keep each on its own line, with a blank line before and after")
+
+    def ref(m: re.Match) -> str:
+        n = numfmt.fmt(numbers[m.group(1)], "d", lang)
+        return f'<a class="tab-ref" href="#{m.group(1)}">{text(ui["table_ref"].format(n=n))}</a>'
+    return TAB_REF.sub(ref, content)
 
 
 def spec_key(chart: str, lang: str) -> str:

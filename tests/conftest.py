@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import zipfile
 import sys
 from pathlib import Path
@@ -23,6 +24,16 @@ LESSONS = course.lessons()
 def pages() -> list[str]:
     """Page paths without language, e.g. 'index', 'self-attention'."""
     return sorted(course.pages())
+
+
+def page_with_chart(chart: str) -> str:
+    """The page (without language) whose default-language source shows `{{ chart: <chart> }}`, so a test of
+    one chart follows it when the text moves it (the home page shows no interactive chart)."""
+    docs = ROOT / "docs" / course.default_language().code
+    hits = [p for p in pages() if re.search(r"\{\{\s*chart:\s*" + re.escape(chart) + r"\s*\}\}",
+                                              (docs / f"{p}.md").read_text(encoding="utf-8"))]
+    assert hits, f"no page shows the chart {chart}"
+    return hits[0]
 
 
 def page_url(base: str, lang: str, page: str) -> str:

@@ -78,7 +78,7 @@ def test_every_chart_is_named_described_and_has_a_data_table(shared_page, contex
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page", ["index", *LESSONS])
+@pytest.mark.parametrize("page", LESSONS)  # the home page shows no interactive chart
 def test_slider_operable_with_keyboard(shared_page, context, base_url, lang, page):
     """Tab to a chart's slider and press an arrow key: the value and the drawing change."""
     p = load(shared_page, context, base_url, lang, page)

@@ -66,7 +66,7 @@ def add_lesson(proj: Path) -> None:
     cfg.write_text(text.replace(f"  - {last}.md\n", f"  - {last}.md\n  - {LESSON}.md\n", 1), encoding="utf-8")
     for folder in sorted(p for p in (proj / "docs").iterdir() if p.is_dir()):
         (folder / f"{LESSON}.md").write_text(
-            "---\nlesson: true\n---\n\n# Lesson three { #lesson-three }\n\n"
+            "---\npromise: What a third lesson gives its reader.\nlesson: true\n---\n\n# Lesson three { #lesson-three }\n\n"
             "The toy vectors have {{ v: sa_toy/d | d }} components.\n\n"
             "{{ chart: sqrt_scaling }}\n\n{{ provenance }}\n", encoding="utf-8")
 
@@ -111,6 +111,12 @@ def test_strict_build_and_parity_pass(proj):
     assert 'class="chart' in page and "sqrt_scaling" in page
     assert f">{NUMERALS[2]}<" in page, "the value reference should be written in the new numerals"
     assert (site / LESSON / "index.html").exists()
+    home = (site / NEW / "index.html").read_text(encoding="utf-8")  # the home page's cards follow the nav
+    cards = re.findall(r'<article class="lesson-card" data-lesson="([\w-]+)"', home)
+    assert cards == [*course.lessons(), LESSON], cards
+    card = home[home.index(f'data-lesson="{LESSON}"'):]
+    assert "What a third lesson gives its reader." in card.split("</article>")[0]
+    assert re.search(f"[{NUMERALS}]", card.split("</article>")[0]), "the card's numbers in the new numerals"
     out = run(proj, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_parity.py", "tests/test_course.py",
               "tests/test_registry_only.py")
     assert out.returncode == 0, out.stdout[-3000:]

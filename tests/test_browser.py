@@ -3,7 +3,7 @@ the site, fa is right-to-left with Persian digits in its charts, and sliders cha
 
 import pytest
 
-from conftest import LANGS, pages
+from conftest import LANGS, page_with_chart, pages
 
 
 
@@ -44,7 +44,7 @@ def test_math_is_rendered_and_left_to_right(shared_page, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_sqrt_slider_moves_the_marker(shared_page, lang):
-    p = opened(shared_page, lang, "index")
+    p = opened(shared_page, lang, page_with_chart("sqrt_scaling"))
     errors = p.errors
     fig = p.locator("#chart-sqrt_scaling")
     before = fig.locator("svg.marks").inner_html()

@@ -11,7 +11,7 @@ from scripts.common import course
 
 DEFAULT = ROOT / "docs" / course.default_language().code
 OTHERS = [lang.code for lang in course.languages() if not lang.default]
-REF = re.compile(r"\{\{\s*(chart|v|table|exercise|fig)\s*:\s*([^}]*?)\s*\}\}")
+REF = re.compile(r"\{\{\s*(chart|v|table|exercise|fig|tab)\s*:\s*([^}]*?)\s*\}\}")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(?:\{\s*#([\w-]+)\s*\})?\s*$", re.M)
 FENCE = re.compile(r"^```.*?^```", re.M | re.S)
 MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.S)
@@ -50,7 +50,7 @@ def test_same_references_in_each_section(page, lang):
             f"only in {lang} {sorted(set(their_values) - set(our_values))}"
 
 
-INLINE = {"v", "fig"}
+INLINE = {"v", "fig", "tab"}
 
 
 def test_section_check_sees_moved_blocks_and_values():

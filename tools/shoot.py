@@ -1,7 +1,8 @@
 """Screenshots of pages as a reader sees them (Debian chromium), for looking, not for tests.
 
-    python tools/shoot.py [--site site] [--out build/shots] [page ...]   (pages as in the nav; default: index)
-    -> build/shots/<lang>-<page>-<width>.png, 1280 and 390 px wide, full page
+    python tools/shoot.py [--site site] [--out build/shots] [--dark] [page ...]   (pages as in the nav; default: index)
+    -> build/shots/<lang>-<page>-<width>.png, 1280 and 390 px wide, full page; with --dark also
+       <lang>-<page>-<width>-dark.png (the reader's system asks for dark: Material's slate palette)
 """
 import argparse
 import sys
@@ -16,20 +17,21 @@ sys.path.insert(0, str(ROOT))
 from scripts.common import course, paths  # noqa: E402
 
 
-def main(pages, site: Path = paths.SITE, out: Path = paths.BUILD / "shots"):
+def main(pages, site: Path = paths.SITE, out: Path = paths.BUILD / "shots", schemes=("light",)):
     out.mkdir(parents=True, exist_ok=True)
     server, base = start(site)
     with sync_playwright() as p:
         browser = launch(p)
-        for width in (1280, 390):
-            ctx = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=1)
+        for width, scheme in ((w, s) for w in (1280, 390) for s in schemes):
+            ctx = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=1,
+                                      color_scheme=scheme)
             page = ctx.new_page()
             for lang in course.codes():
                 for name in pages:
                     page.goto(base + course.page_path(lang, name))
                     page.wait_for_function(ALL_CHARTS_RENDERED, timeout=15000)
                     page.wait_for_timeout(300)
-                    f = out / f"{lang}-{name}-{width}.png"
+                    f = out / f"{lang}-{name}-{width}{'' if scheme == 'light' else '-' + scheme}.png"
                     page.screenshot(path=str(f), full_page=True)
                     print(f)
             ctx.close()
@@ -41,6 +43,7 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--site", type=Path, default=paths.SITE, help="the built site to serve")
     ap.add_argument("--out", type=Path, default=paths.BUILD / "shots", help="where the PNGs go")
+    ap.add_argument("--dark", action="store_true", help="dark scheme too")
     ap.add_argument("pages", nargs="*", default=["index"])
     args = ap.parse_args()
-    main(args.pages, args.site, args.out)
+    main(args.pages, args.site, args.out, ("light", "dark") if args.dark else ("light",))
