@@ -34,6 +34,38 @@ def test_focused_number_says_where_it_comes_from(browser, base_url, lang):
     entry = p.locator("#src-sa_scaling")
     assert entry.is_visible()
     entry.locator("details > summary").click()
-    code = entry.locator("details code")
-    assert code.is_visible() and "def compute" in code.inner_text()
+    code = entry.locator("details pre code")
+    code.wait_for(state="visible")  # loaded when opened (hooks/code_listings.py)
+    assert "def compute" in code.inner_text()
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_code_listings_load_when_opened(browser, base_url, lang):
+    """The page arrives without the listings; opening an entry brings its code, highlighted, with a copy
+    button, and nothing else's."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    p = open_page(ctx, base_url, lang, "self-attention")
+    loaded = lambda: p.evaluate("performance.getEntriesByType('resource').map(e => e.name)"
+                                ".filter(n => n.includes('/assets/code/'))")
+    assert p.locator(".provenance-entry pre").count() == 0 and loaded() == []
+    entries = p.locator(".provenance-entry")
+    assert entries.count() >= 2
+    entry = p.locator("#src-sa_toy")
+    entry.scroll_into_view_if_needed()
+    entry.locator("details > summary").click()
+    code = entry.locator("details pre code")
+    code.wait_for(state="visible")
+    src = (ROOT / "scripts/experiments/sa_toy.py").read_text(encoding="utf-8")
+    assert code.inner_text().strip() == src.strip()
+    assert code.locator("span.kn").count() > 0, "the listing lost its highlighting"
+    button = entry.locator("pre .md-code__button[data-md-type=copy]")
+    assert button.count() == 1 and button.get_attribute("data-clipboard-target") == "#__code_src-sa_toy > code"
+    assert button.get_attribute("title"), "the copy button has no name"
+    assert [n.rsplit("/", 1)[1] for n in loaded()] == ["sa_toy.js"]
+    # closing and opening again keeps one listing
+    entry.locator("details > summary").click()
+    entry.locator("details > summary").click()
+    assert entry.locator("pre").count() == 1
+    assert p.locator(".provenance-entry pre").count() == 1 and not p.errors, p.errors
     ctx.close()

@@ -74,10 +74,13 @@ def test_pages_without_charts_load_no_chart_code(browser, base_url, site_dir, la
 def test_search_index_loads_when_search_opens(browser, base_url, lang):
     ctx, p, requested, _ = opened(browser, page_url(base_url, lang, "index"))
     index = lambda: [u for u in requested if u.endswith("/search/search_index.json")]  # noqa: E731
+    worker = lambda: [u for u in requested if "/assets/javascripts/workers/search." in u]  # noqa: E731
     assert not index(), f"{lang}: the search index loaded before search was opened"
+    assert not worker(), f"{lang}: the search worker loaded before search was opened"
     p.locator(".md-search__input").click()  # the search field (a phone opens it with the header button)
     p.wait_for_timeout(500)
     assert len(index()) == 1, f"{lang}: opening search did not load the index once"
+    assert len(worker()) == 1, f"{lang}: opening search did not start the search worker once"
     p.keyboard.type("softmax")
     p.wait_for_selector(".md-search-result__item", timeout=10000)
     ctx.close()

@@ -1,5 +1,6 @@
 """Every computed number on a page says where it comes from, and the page shows that code (site and offline copy)."""
 import html
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -50,11 +51,21 @@ def page_file(root: Path, lang: str, page: str, offline: bool) -> Path:
     return folder / ("index.html" if page == "index" else f"{page}/index.html")
 
 
-def experiment_code_shown(text: str, exp: str) -> bool:
-    """The entry's <details> holds the experiment file as it is (its last code line, escaped, tags removed)."""
+def experiment_code_shown(text: str, exp: str, page_path: Path) -> bool:
+    """The entry's <details> holds the experiment file as it is (its last code line, escaped, tags removed),
+    in the page (offline copy) or in the script its listing loads from when opened (site, hooks/code_listings.py)."""
     src = (ROOT / "scripts/experiments" / f"{exp}.py").read_text(encoding="utf-8")
     last = [l for l in src.splitlines() if l.strip()][-1].strip()
     entry = text.split(f'id="src-{exp}"', 1)[1].split("</section>", 1)[0]
+    box = re.search(r'<div class="code-listing" data-code="([\w-]+)" data-src="([^"]+)">', entry)
+    if box:
+        assert box.group(1) == exp, f"{page_path}: the entry for {exp} loads {box.group(1)}'s code"
+        script = (page_path.parent / html.unescape(box.group(2))).resolve()
+        assert script.exists(), f"{page_path}: {box.group(2)} is missing"
+        body = script.read_text(encoding="utf-8")
+        prefix = f'courseCode.define("{exp}",'
+        assert body.startswith(prefix), f"{script}: not a listing of {exp}"
+        entry += json.loads(body[len(prefix):].rstrip().removesuffix(");"))
     shown = html.unescape(re.sub(r"<[^>]+>", "", entry))
     return "<details" in entry and last in shown
 
@@ -79,7 +90,7 @@ def test_every_number_carries_its_source(site_dir, page, lang, offline):
         assert href == f"#src-{exp}" and f"src-{exp}" in p.ids, f"{path}: {source} links to {href}, not its entry"
         assert exp in tip and source.split("/", 1)[1] in tip, f"{path}: tooltip {tip!r} does not name {source}"
     for exp in sorted({h[len("#src-"):] for h, _, _ in p.src_links}):
-        assert experiment_code_shown(text, exp), f"{path}: the entry for {exp} does not show its code"
+        assert experiment_code_shown(text, exp, path), f"{path}: the entry for {exp} does not show its code"
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -1,0 +1,79 @@
+"""A chart-only font is served with just the characters the charts draw (issue 12, lighter pages).
+
+When a language's pinned chart family is not its page font (`font:` in scripts/i18n/<lang>/language.yml:
+`chart` differs from `page`), nothing but chart text uses it, so the copy the site serves
+(assets/vendor/<folder>/<face>.woff2, made by tools/vendor_assets.py) keeps only the characters in
+those languages' compiled chart specs (titles, labels, data, formats: every string in
+generated/charts/<lang>/*.vg.json), printable ASCII and the language's number signs. The glyph shapes
+and advances are the pinned TTF's own, so the live chart measures text as the static SVG did
+(vl-convert reads the full TTF; generated/ does not change). Subsets are cached by character set in
+.cache/chart-fonts/. tests/test_chart_fonts.py checks that every character a chart draws is covered.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from scripts.common import course, fonts, numfmt  # noqa: E402
+
+GEN = ROOT / "generated"
+CACHE = ROOT / ".cache" / "chart-fonts"
+
+
+def _strings(node, out: set[str]) -> None:
+    if isinstance(node, str):
+        out.update(node)
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            _strings(k, out)
+            _strings(v, out)
+    elif isinstance(node, list):
+        for v in node:
+            _strings(v, out)
+
+
+def chart_chars(lang: str) -> set[str]:
+    """Every character a language's charts can draw: their specs' strings, ASCII, its number signs."""
+    out = {chr(c) for c in range(0x20, 0x7F)} | {"\u00a0", "\u202f", "\u2212"}
+    for spec in sorted((GEN / "charts" / lang).glob("*.vg.json")):
+        _strings(json.loads(spec.read_text(encoding="utf-8")), out)
+    _strings(numfmt.d3_locale(lang), out)
+    return out
+
+
+def chart_only_families() -> dict[str, set[str]]:
+    """family → characters, for each pinned chart family no language uses as its page font."""
+    page_fonts = {lang.font.get("page") for lang in course.languages()}
+    out: dict[str, set[str]] = {}
+    for lang in course.languages():
+        family = lang.font["chart"]
+        if family not in page_fonts:
+            out.setdefault(family, set()).update(chart_chars(lang.code))
+    return out
+
+
+def subset_to(src: Path, dest: Path, chars: set[str]) -> None:
+    from fontTools import subset as ft
+    text = "".join(sorted(chars))
+    key = hashlib.sha256((text + src.name + str(src.stat().st_size)).encode()).hexdigest()[:16]
+    small = CACHE / key / dest.name
+    if not small.exists():
+        small.parent.mkdir(parents=True, exist_ok=True)
+        tmp = small.with_suffix(".tmp")
+        unicodes = ",".join(f"U+{ord(c):04X}" for c in sorted(chars))
+        ft.main([str(src), f"--unicodes={unicodes}", "--layout-features=*", "--flavor=woff2",
+                 f"--output-file={tmp}", "--no-hinting", "--desubroutinize", "--ignore-missing-unicodes", "--drop-tables+=FFTM"])
+        tmp.replace(small)
+    dest.write_bytes(small.read_bytes())
+
+
+def on_post_build(config, **kwargs) -> None:
+    vendor = Path(config["site_dir"]) / "assets" / "vendor"
+    for family, chars in chart_only_families().items():
+        for ttf in fonts.files(family):
+            for served in vendor.glob(f"*/{ttf.stem}.woff2"):  # the faces the pages' @font-face serve
+                subset_to(ttf, served, chars)
