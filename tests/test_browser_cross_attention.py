@@ -106,7 +106,7 @@ def test_input_size_and_latents_change_the_ratio(shared_page, lang):
     fig.scroll_into_view_if_needed()
 
     def ratio_line():
-        lines = [t for t in texts(p, "ca_perceiver") if "N/M" in t]
+        lines = [t for t in texts(p, "ca_perceiver") if "n/M" in t]
         assert len(lines) == 1, lines
         return lines[0]
 
@@ -114,12 +114,12 @@ def test_input_size_and_latents_change_the_ratio(shared_page, lang):
     example = per["examples"][0]
     assert numfmt.fmt(example["ratio"], ",d", lang) in first
     assert any(numfmt.fmt(example["self_pairs"], ",d", lang).replace("\u202f", " ") in t.replace("\u202f", " ")
-               for t in texts(p, "ca_perceiver")), "the N² readout should show the image's pair count"
+               for t in texts(p, "ca_perceiver")), "the n² readout should show the image's pair count"
     fig.locator("input[type=range]").fill("6")
     p.wait_for_timeout(200)
     second = ratio_line()
     assert second != first, "moving the input size should change the ratio"
-    assert numfmt.fmt(10 ** 6 // example["m"], ",d", lang) in second      # N/M at N = 10⁶
+    assert numfmt.fmt(10 ** 6 // example["m"], ",d", lang) in second      # n/M at n = 10⁶
     fig.locator("select").select_option(str(per["grid"]["m"][-1]))
     p.wait_for_timeout(200)
     assert ratio_line() != second, "choosing another number of latents should change the ratio"
