@@ -55,28 +55,3 @@ def test_every_drawn_chart_character_is_in_the_served_font(browser, base_url, si
     assert drawn, f"{lang}/{lesson}: no chart text drawn"
     missing = sorted({c for c in drawn if ord(c) in full and ord(c) not in covered})
     assert not missing, f"{lang}/{lesson}: charts draw {missing} that the served {family} subset lacks"
-
-
-PAGE_AND_CHART = sorted({l.font["chart"] for l in course.languages() if l.font["chart"] == l.font.get("page")})
-
-
-@pytest.mark.parametrize("family", PAGE_AND_CHART)
-def test_one_variable_page_font_measures_as_the_pinned_faces(site_dir, family):
-    """A chart font that is also the page font is served as one variable file (tools/vendor_assets.py);
-    at regular and bold it has the pinned static faces' advances for every character it serves."""
-    from fontTools.varLib import instancer
-    found = sorted((site_dir / "assets" / "vendor").glob(f"*/{family}.woff2"))
-    assert len(found) == 1, f"{family}: expected one served file, found {found}"
-    served_bytes = found[0].read_bytes()
-    assert "fvar" in TTFont(io.BytesIO(served_bytes)), f"{found[0]}: not a variable font"
-    for ttf in fonts.files(family):
-        static = TTFont(str(ttf))
-        weight = static["OS/2"].usWeightClass
-        if static["post"].italicAngle:
-            continue
-        inst = instancer.instantiateVariableFont(TTFont(io.BytesIO(served_bytes)), {"wght": weight})
-        a, b = static.getBestCmap(), inst.getBestCmap()
-        wanted = [c for c in b if c in a and not 0xFB50 <= c <= 0xFEFF]  # presentation forms: text never holds them
-        assert len(wanted) > 200
-        diff = [chr(c) for c in wanted if static["hmtx"][a[c]][0] != inst["hmtx"][b[c]][0]]
-        assert not diff, f"{ttf.name} vs {found[0].name} at {weight}: advances differ for {diff[:10]}"

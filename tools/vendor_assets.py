@@ -1,8 +1,7 @@
 """Copy the pinned front-end files from node_modules/ into overrides/assets/vendor/ (git-ignored).
 
 Nothing is fetched at run time: the site ships these copies. KaTeX's stylesheet is trimmed to its
-woff2 fonts (every browser we target reads woff2), and Vazirmatn is one file for both weights the
-pages use (its variable font limited to 400–700: one request instead of two, ~9 KB lighter).
+woff2 fonts (every browser we target reads woff2), and only the Vazirmatn weights we use are kept.
 """
 import re
 import shutil
@@ -12,8 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 NM = ROOT / "node_modules"
 OUT = ROOT / "overrides" / "assets" / "vendor"
-VAZIR_VARIABLE = "vazirmatn/fonts/variable/Vazirmatn[wght].ttf"
-VAZIR_WEIGHTS = (400, 700)  # regular and bold: the static faces charts are measured with have the same advances
+VAZIR_WEIGHTS = ("Regular", "Bold")
 
 
 def copy(src: Path, dest: Path) -> None:
@@ -34,31 +32,13 @@ UNICODES_CYRILLIC = ("U+0020-007E,U+00A0-00FF,U+00D7,U+00F7,U+0400-04FF,U+2010-2
                      "U+2066-2069,U+2070-209F,U+2190-2193,U+2212,U+221A,U+2248,U+2260,U+2264,U+2265")
 
 
-def fresh(src: Path, dest: Path) -> bool:
-    return dest.exists() and dest.stat().st_mtime > src.stat().st_mtime and dest.stat().st_mtime > Path(__file__).stat().st_mtime
-
-
 def subset(src: Path, dest: Path, unicodes: str = UNICODES) -> None:
     from fontTools import subset as ft
-    if fresh(src, dest):
+    if dest.exists() and dest.stat().st_mtime > src.stat().st_mtime and dest.stat().st_mtime > Path(__file__).stat().st_mtime:
         return
     dest.parent.mkdir(parents=True, exist_ok=True)
     ft.main([str(src), f"--unicodes={unicodes}", "--layout-features=*", "--flavor=woff2",
-             f"--output-file={dest}", "--no-hinting", "--desubroutinize", "--drop-tables+=FFTM"])
-
-
-def variable_subset(src: Path, dest: Path, weights: tuple[int, int]) -> None:
-    """A variable font cut to a weight range, then subset like the static faces."""
-    import tempfile
-
-    from fontTools.ttLib import TTFont
-    from fontTools.varLib import instancer
-    if fresh(src, dest):
-        return
-    with tempfile.TemporaryDirectory() as tmp:
-        cut = Path(tmp) / src.name
-        instancer.instantiateVariableFont(TTFont(str(src)), {"wght": weights}).save(str(cut))
-        subset(cut, dest)
+             f"--output-file={dest}", "--no-hinting", "--desubroutinize"])
 
 
 def main() -> int:
@@ -82,9 +62,8 @@ def main() -> int:
     (OUT / "katex/katex.min.css").write_text(css, encoding="utf-8")
     for font in (NM / "katex/dist/fonts").glob("*.woff2"):
         copy(font, OUT / "katex/fonts" / font.name)
-    variable_subset(NM / VAZIR_VARIABLE, OUT / "vazirmatn/Vazirmatn.woff2", VAZIR_WEIGHTS)
-    for old in (OUT / "vazirmatn").glob("Vazirmatn-*.woff2"):  # the two static files this one replaced
-        old.unlink()
+    for w in VAZIR_WEIGHTS:
+        subset(NM / f"vazirmatn/fonts/ttf/Vazirmatn-{w}.ttf", OUT / f"vazirmatn/Vazirmatn-{w}.woff2")
     for name in ("DejaVuSans", "DejaVuSans-Bold"):
         subset(NM / f"dejavu-fonts-ttf/ttf/{name}.ttf", OUT / f"dejavu/{name}.woff2", UNICODES_CYRILLIC)
     copy(NM / "axe-core/axe.min.js", ROOT / "build" / "axe.min.js")  # tests only, never shipped
