@@ -166,3 +166,16 @@ def test_retraining_gives_the_same_numbers():
         again = jsonio.dumps(mod.compute())
         committed = (ROOT / "generated" / "data" / f"{name}.json").read_text(encoding="utf-8")
         assert again == committed, f"{name}: retraining changed the data (not deterministic?)"
+
+
+def test_chart_weights_round_like_the_text(ca):
+    """The chart's cells and data table read `matrix`; the text reads `top_weight` through `.2f`. Both must
+    show the same two digits (a matrix rounded to three places first turned 0.6848 into 0.69)."""
+    for sid, s in ca["sentences"].items():
+        for name, v in s["words"].items():
+            i = s["target"].index(name)
+            assert f"{s['matrix'][i][s['argmax'][i]]:.2f}" == f"{v['top_weight']:.2f}", (sid, name)
+        for key, v in s["articles"].items():
+            nxt = key[len("before_"):]
+            i = next(j for j in range(len(s["target"]) - 1) if s["target"][j + 1] == nxt and s["gold"][j] is None)
+            assert f"{s['matrix'][i][s['argmax'][i]]:.2f}" == f"{v['top_weight']:.2f}", (sid, key)

@@ -239,6 +239,13 @@ def evaluate(model, test_rows, sv, tv) -> dict:
     }
 
 
+def _two_places(w) -> list:
+    """The weights as the page prints them: each rounded once from its exact value, as the text's
+    `.2f` references round `top_weight`, so the chart and the text never disagree in the last digit
+    (rounding an already rounded 0.685 would give 0.69 where the text says 0.68)."""
+    return [[float(f"{v:.2f}") for v in row] for row in w.tolist()]
+
+
 def examples(model, rows, test, sv, tv) -> dict:
     by_text = {" ".join(r[1]): i for i, r in enumerate(rows)}
     chosen = {sid: rows[by_text[text]] for sid, text in PICKED.items()}
@@ -257,7 +264,7 @@ def examples(model, rows, test, sv, tv) -> dict:
         out[sid] = {"kind": kind, "source": src, "target": tgt, "output": output, "correct": output == tgt,
                     "source_text": " ".join(src), "target_text": " ".join(tgt), "output_text": " ".join(output),
                     "in_training": i is not None and i not in test, "gold": gold,
-                    "matrix": np.round(w, 3).tolist(), "argmax": [int(a) for a in w.argmax(1)],
+                    "matrix": _two_places(w), "argmax": [int(a) for a in w.argmax(1)],
                     "words": words, "articles": articles,
                     "min_gold_weight": min(v["gold_weight"] for v in words.values()),
                     "content_on_gold": all(v["on_gold"] for v in words.values())}
