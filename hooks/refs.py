@@ -425,7 +425,7 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
         links = ", ".join(f'<a href="#{source_id(e)}"><bdi>{text(e)}</bdi></a>' for e in exps)
         data_table = (f'<details class="chart-data"><summary>{text(ui["chart_data"])}</summary>'
                       f'<div class="md-typeset__table"><table data-source="{text(" ".join(exps))}">'
-                      f'<caption>{isolate_formulas(t["title"])}</caption><thead><tr>{head}</tr></thead>'
+                      f'<caption>{isolate_formulas(tab.get("title") or t["title"])}</caption><thead><tr>{head}</tr></thead>'
                       f'<tbody>{body}</tbody></table></div>'
                       f'<p class="chart-source">{text(ui["provenance"]["chart_source"])} {links}</p></details>')
         # The spec is not inlined: it is a script beside the page (on_post_build), loaded by charts.js

@@ -105,8 +105,9 @@ def _heads_view(inter: dict, t: dict, P: str, H: str) -> alt.LayerChart:
 
 
 def table(data: dict, t: dict, lang: str) -> dict:
-    """Parameters counted by torch against 4d² + 4d, for several widths and head counts."""
+    """Parameters counted by torch against 4d² + 4d, for several widths and head counts; titled as
+    such (table_title), since the chart's own title names the attention rows this table does not list."""
     c = t["columns"]
-    return {"columns": [["d", "d", "d"], ["heads", c["heads"], "d"], ["head_dim", c["head_dim"], "d"],
+    return {"title": t["table_title"], "columns": [["d", "d", "d"], ["heads", c["heads"], "d"], ["head_dim", c["head_dim"], "d"],
                         ["formula", c["formula"], ",d"], ["counted", c["counted"], ",d"]],
             "rows": data["sa_heads"]["params"]}

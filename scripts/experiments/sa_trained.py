@@ -32,7 +32,9 @@ Keys returned:
       scaled queries q (50 rows: class token, then patches) and keys k (49 patch rows), 2 decimals,
       so a page can recompute softmax(q·k) for any query; entropy_pct / on_shape of the class row
   by_shape {<shape>: {untrained_entropy_pct, trained_entropy_pct, untrained_on_shape,
-                      trained_on_shape}}           the examples' class rows, averaged over heads
+                      trained_on_shape, on_shape_patches, patch_share, trained_over_share}}
+                                                   the examples' class rows, averaged over heads;
+                                                   one image per shape, not the held-out set
 """
 from __future__ import annotations
 
@@ -193,7 +195,13 @@ def compute() -> dict:
         "by_shape": {s: {"untrained_entropy_pct": _mean(e, "untrained", "entropy_pct"),
                          "trained_entropy_pct": _mean(e, "trained", "entropy_pct"),
                          "untrained_on_shape": _mean(e, "untrained", "on_shape"),
-                         "trained_on_shape": _mean(e, "trained", "on_shape")} for s, e in examples.items()},
+                         "trained_on_shape": _mean(e, "trained", "on_shape"),
+                         # the shapes cover very different shares of their image: the lift over that
+                         # share, not the raw on-shape weight, compares how much each shape draws the eye
+                         "on_shape_patches": len(e["on_shape_patches"]),
+                         "patch_share": len(e["on_shape_patches"]) / N_PATCHES,
+                         "trained_over_share": _mean(e, "trained", "on_shape")
+                         / (len(e["on_shape_patches"]) / N_PATCHES)} for s, e in examples.items()},
     }
 
 
