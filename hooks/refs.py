@@ -201,7 +201,19 @@ def sourced(inner: str, ref: str, lang: str, in_table: bool = False) -> str:
             f'aria-describedby="{source_id(name)}-about">{inner}</a>')
 
 
+PLURAL = re.compile(r"^(?P<spec>\S*)\s*plural:\s*(?P<forms>.+)$")
+
+
 def value_html(ref: str, spec: str, where: str, lang: str) -> str:
+    m = PLURAL.match(spec or "")
+    if m:  # {{ v: x | plural: параметр,параметри,параметрів }}: the number and its noun, agreeing
+        value = lookup(ref, where)
+        number = value_html(ref, m["spec"] or "d", where, lang)
+        try:
+            noun = numfmt.plural(value, m["forms"].split(","), lang)
+        except (TypeError, ValueError) as err:
+            raise PluginError(f"{where}: cannot choose a noun form for {ref!r} = {value!r}: {err}") from None
+        return f"{number}\u00a0{text(noun)}"  # a no-break space: the number never ends a line without its noun
     value = lookup(ref, where)
     if isinstance(value, dict) or (isinstance(value, list) and not all(
             isinstance(x, (int, float)) and not isinstance(x, bool) for x in value)):
