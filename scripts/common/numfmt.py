@@ -121,5 +121,6 @@ def plural(value, forms: list[str], lang: str) -> str:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{value!r} is not a number")
     if not low <= len(forms) <= high or not all(f.strip() for f in forms):
-        raise ValueError(f"the {rule} rule of {lang!r} takes {low}–{high} forms, comma-separated; got {forms!r}")
+        count = f"{low}" if low == high else f"{low}–{high}"
+        raise ValueError(f"the {rule} rule of {lang!r} takes {count} form(s), comma-separated; got {forms!r}")
     return choose(value, [f.strip() for f in forms])
