@@ -201,7 +201,19 @@ def sourced(inner: str, ref: str, lang: str, in_table: bool = False) -> str:
             f'aria-describedby="{source_id(name)}-about">{inner}</a>')
 
 
+PLURAL = re.compile(r"^(?P<spec>\S*)\s*plural:\s*(?P<forms>.+)$")
+
+
 def value_html(ref: str, spec: str, where: str, lang: str) -> str:
+    m = PLURAL.match(spec or "")
+    if m:  # {{ v: x | plural: параметр,параметри,параметрів }}: the number and its noun, agreeing
+        value = lookup(ref, where)
+        number = value_html(ref, m["spec"] or "d", where, lang)
+        try:
+            noun = numfmt.plural(value, m["forms"].split(","), lang)
+        except (TypeError, ValueError) as err:
+            raise PluginError(f"{where}: cannot choose a noun form for {ref!r} = {value!r}: {err}") from None
+        return f"{number}\u00a0{text(noun)}"  # a no-break space: the number never ends a line without its noun
     value = lookup(ref, where)
     if isinstance(value, dict) or (isinstance(value, list) and not all(
             isinstance(x, (int, float)) and not isinstance(x, bool) for x in value)):
@@ -274,6 +286,15 @@ def table_md(ref: str, arg: str, where: str, lang: str) -> str:
     return "\n".join(lines)
 
 
+def experiment_title(exp: str, lang: str) -> str:
+    """An experiment's heading in the provenance part, from ui.provenance.titles in scripts/i18n/<lang>/site.yml."""
+    title = (strings(lang)["ui"]["provenance"].get("titles") or {}).get(exp)
+    if not title:
+        raise PluginError(f"experiment {exp!r} has no title in {lang!r}: add ui.provenance.titles.{exp} to "
+                          f"scripts/i18n/{lang}/site.yml (a heading in that language for its provenance entry)")
+    return title
+
+
 def provenance_md(used: list[str], lang: str) -> str:
     """The page's last part: for every experiment it uses, title, seeds, libraries and the code itself."""
     ui = strings(lang)["ui"]["provenance"]
@@ -284,8 +305,8 @@ def provenance_md(used: list[str], lang: str) -> str:
         seed_items = "".join(f"<li><code>{text(call)}</code> <small>({text(f)})</small></li>" for f, call in seeds)
         out += [f'<section class="provenance-entry" id="{source_id(exp)}" markdown>', "",
                 # raw HTML heading: the entries stay out of the page's table of contents
-                # a span with dir isolates like <bdi> but wraps: a title is a whole line, not a phrase to keep whole
-                f'<h3 id="{source_id(exp)}-title"><span lang="en" dir="ltr">{text(provenance.title(exp))}</span></h3>', "",
+                # the heading in the page's language (it is in the side contents); the docstring stays the code's own
+                f'<h3 id="{source_id(exp)}-title">{isolate_formulas(experiment_title(exp, lang))}</h3>', "",
                 f'<p id="{source_id(exp)}-about">{text(ui["about"].format(experiment=exp, file=path))}</p>',
                 "<ul>",
                 f"<li>{text(ui['seeds'])}: " + (f"<ul>{seed_items}</ul>" if seeds else text(ui["no_seeds"])) + "</li>",

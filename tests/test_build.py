@@ -40,6 +40,7 @@ def test_strict_build_passes_without_warnings(tmp_path):
     ("{{ table: scaling/curve | d:d nope:.2f }}", "nope"),
     ("{{ v: scaling/uniform | .2x }}", ".2x"),
     ("{{ frobnicate: x }}", "frobnicate"),
+    ("{{ v: scaling/n_keys | plural: گام,گام‌ها }}", "takes 1 form"),   # Persian: one form after a number
 ])
 def test_unresolved_reference_fails_naming_page_and_id(tmp_path, bad, named):
     docs = tmp_path / "proj" / "docs"
@@ -155,3 +156,21 @@ def test_strings_reach_html_escaped_for_their_place(tmp_path):
                 first_row = re.search(r"<tbody>\s*<tr>.*?</tr>", table, re.S).group(0)
                 assert len(re.findall(r"<th[\s>]", head)) == len(re.findall(r"<td[\s>]", first_row)), table[:800]
         assert re.search(r'data-tip="&lt;img src=x onerror=alert\(1\)&gt; \| &quot;q&quot; &#x27;a&#x27;', html)
+
+
+def test_a_noun_after_a_number_agrees_with_it_in_each_language(tmp_path):
+    """{{ v: … | plural: forms }}: the number, a no-break space and the form the language's rule picks."""
+    import json
+    from scripts.common import numfmt
+    value = json.loads((ROOT / "generated/data/sa_trained.json").read_text(encoding="utf-8"))["params"]
+    forms = {"uk": "параметр,параметри,параметрів", "fa": "پارامتر"}
+    docs, _ = copy_docs(tmp_path, "{{ v: sa_trained/params | ,d plural: %s }}" % forms["fa"])
+    uk = docs / "uk" / "index.md"
+    uk.write_text(uk.read_text(encoding="utf-8") + "\n\n{{ v: sa_trained/params | ,d plural: %s }}\n" % forms["uk"],
+                  encoding="utf-8")
+    proc = build(docs, tmp_path / "site")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for lang, page in (("uk", tmp_path / "site/index.html"), ("fa", tmp_path / "site/fa/index.html")):
+        noun = numfmt.plural(value, forms[lang].split(","), lang)
+        shown = numfmt.fmt(value, ",d", lang) + "</span></a>\u00a0" + noun
+        assert shown in page.read_text(encoding="utf-8"), f"{lang}: {shown!r} not in the page"

@@ -62,3 +62,25 @@ def test_d3_locale_matches_fmt():
         loc = d3_locale(lang)
         assert loc["decimal"] == fmt(0.5, ".1f", lang)[1]
     assert d3_locale("uk")["decimal"] == ","
+
+
+@pytest.mark.parametrize("n,form", [
+    (1, "параметр"), (21, "параметр"), (101, "параметр"), (2, "параметри"), (4, "параметри"), (24, "параметри"),
+    (4452, "параметри"), (0, "параметрів"), (5, "параметрів"), (11, "параметрів"), (12, "параметрів"),
+    (14, "параметрів"), (111, "параметрів"), (36864, "параметри"), (262144, "параметри"), (4096, "параметрів"),
+])
+def test_a_noun_agrees_with_the_number_in_ukrainian(n, form):
+    from scripts.common.numfmt import plural
+    assert plural(n, ["параметр", "параметри", "параметрів"], "uk") == form
+
+
+def test_fractions_and_invariable_nouns():
+    from scripts.common.numfmt import plural
+    assert plural(4.7, ["раз", "рази", "разів", "раза"], "uk") == "раза"
+    with pytest.raises(ValueError, match="fourth form"):
+        plural(4.7, ["раз", "рази", "разів"], "uk")
+    assert plural(4452, ["پارامتر"], "fa") == "پارامتر"   # a Persian noun after a number stays singular
+    with pytest.raises(ValueError, match="form"):
+        plural(3, ["پارامتر", "پارامترها"], "fa")
+    with pytest.raises(ValueError, match="form"):
+        plural(3, ["параметр", "параметри"], "uk")

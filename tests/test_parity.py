@@ -61,6 +61,9 @@ def test_section_check_sees_moved_blocks_and_values():
     assert sections(page) == sections(swapped_inline)
     assert sections(page) != sections(moved_value)
     assert sections(page) != sections(swapped_blocks)
+    with_noun = "## A { #a }\n{{ v: x/y | d plural: крок,кроки,кроків }}\n"
+    assert sections(with_noun) == sections("## A { #a }\n{{ v: x/y | d plural: گام }}\n")
+    assert sections(with_noun) != sections("## A { #a }\n{{ v: x/y | d }}\n")
 
 
 def sections(text):
@@ -70,7 +73,8 @@ def sections(text):
     marks = [(m.start(), m.group(3) or "") for m in HEADING.finditer(text)] + [(len(text), None)]
     for pos, next_id in marks:
         chunk = text[start:pos]
-        refs = REF.findall(chunk)
+        # a noun's forms (`| plural: параметр,параметри,параметрів`) are the language's own words
+        refs = [(kind, re.sub(r"\bplural:.*", "plural", body)) for kind, body in REF.findall(chunk)]
         out.append((sid, [r for r in refs if r[0] not in INLINE], [r for r in refs if r[0] in INLINE]))
         sid, start = next_id, pos
     return out

@@ -100,3 +100,39 @@ def test_provenance_part_is_in_the_page_language(site_dir, lang):
     text = page_file(site_dir, lang, "self-attention", False).read_text(encoding="utf-8")
     assert re.search(rf'<h2 id="provenance">{re.escape(heading)}', text)
     assert 'data-source="sa_scaling/by_d[d=256].pmax_raw"' in text  # a row chosen by meaning, as written
+
+
+ENTRY_TITLE = re.compile(r'<h3 id="src-([\w-]+)-title">(.*?)</h3>', re.S)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_experiment_on_a_page_has_a_title_in_every_language(site_dir, lang):
+    """The provenance headings are in the page's language (they are in the side contents too), never the
+    module's English docstring: every experiment any page uses has ui.provenance.titles in every language."""
+    import yaml
+    used = {exp for other in LANGS for page in pages()
+            for exp, _ in ENTRY_TITLE.findall(page_file(site_dir, other, page, False).read_text(encoding="utf-8"))}
+    assert used, "no provenance entries found in the built pages"
+    titles = yaml.safe_load((ROOT / "scripts/i18n" / lang / "site.yml").read_text(encoding="utf-8"))["ui"]["provenance"].get("titles") or {}
+    missing = sorted(exp for exp in used if not titles.get(exp))
+    assert not missing, f"scripts/i18n/{lang}/site.yml: ui.provenance.titles has no title for {missing}"
+    for page in pages():
+        for exp, heading in ENTRY_TITLE.findall(page_file(site_dir, lang, page, False).read_text(encoding="utf-8")):
+            heading = re.sub(r'<a class="headerlink".*?</a>', "", heading)
+            assert html.unescape(re.sub(r"<[^>]+>", "", heading)) == titles[exp], \
+                f"{lang}/{page}: the heading for {exp} is not ui.provenance.titles.{exp}"
+            # formulas and names (√d, Q = K = V, ViT-B/16) are isolated in <bdi>; the rest is the page's language
+            words = html.unescape(re.sub(r"<[^>]+>", "", re.sub(r"<bdi\b.*?</bdi>", "", heading)))
+            assert any(c.isalpha() and not c.isascii() for c in words), \
+                f"{lang}/{page}: provenance heading for {exp} is Latin only: {words!r}"
+
+
+def test_a_missing_title_stops_the_build_naming_language_and_experiment(monkeypatch):
+    from mkdocs.exceptions import PluginError
+    from hooks import refs
+    lang = LANGS[-1]
+    real = refs.strings(lang)
+    ui = {**real["ui"], "provenance": {**real["ui"]["provenance"], "titles": {}}}
+    monkeypatch.setattr(refs, "strings", lambda l: {**real, "ui": ui})
+    with pytest.raises(PluginError, match=rf"'sa_toy'.*'{lang}'.*scripts/i18n/{lang}/site.yml"):
+        refs.provenance_md(["sa_toy"], lang)

@@ -34,6 +34,7 @@ class Language:
     calendar: str             # "gregorian" | "persian": dates on the PDF cover
     font: dict = field(default_factory=dict)   # {"page": css family, "chart": pinned family, "files": folder, "faces": [...]}
     typed_numerals: tuple = ()  # other sets of ten digits this language's readers type (exercise answers)
+    plural: str = ""            # how a noun agrees with a number before it (numfmt.PLURAL_RULES); "" = not declared
 
     @property
     def prefix(self) -> str:
@@ -78,7 +79,8 @@ def languages(root: Path = ROOT) -> tuple[Language, ...]:
                             direction=meta["direction"], numerals=meta["numerals"], decimal=meta["decimal"],
                             thousands=meta["thousands"], percent=meta["percent"], minus=meta["minus"],
                             list_separator=meta.get("list_separator", ", "), calendar=meta["calendar"],
-                            font=dict(meta["font"]), typed_numerals=tuple(meta.get("typed_numerals") or ())))
+                            font=dict(meta["font"]), typed_numerals=tuple(meta.get("typed_numerals") or ()),
+                            plural=meta.get("plural", "")))
     if sum(lang.default for lang in out) != 1:
         raise SystemExit("mkdocs.yml: exactly one language of the i18n plugin must be `default: true`")
     return tuple(out)

@@ -16,7 +16,8 @@ from scripts.common import course
 
 # language -> its signs, from the course model (no table of languages here)
 LOCALES = {lang.code: {"decimal": lang.decimal, "thousands": lang.thousands, "percent": lang.percent,
-                       "digits": lang.numerals, "minus": lang.minus, "list": lang.list_separator}
+                       "digits": lang.numerals, "minus": lang.minus, "list": lang.list_separator,
+                       "plural": lang.plural}
            for lang in course.languages()}
 PLAIN_RANGE = (1e-2, 1e3)   # |value| written without a power of ten by the "e" format
 _SPEC = re.compile(r"^(,)?(?:\.(\d+))?([dfe%])$")
@@ -86,3 +87,40 @@ def d3_locale(lang: str) -> dict:
     if loc["digits"] != "0123456789":
         out["numerals"] = list(loc["digits"])
     return out
+
+
+def _east_slavic(value, forms: list[str]) -> str:
+    """1, 21, 101 параметр; 2–4, 22–24 параметри; 0, 5–20, 25 … параметрів; a fraction takes its own form
+    (4,7 раза), so one is needed when the number is not whole."""
+    if float(value) != round(value):
+        if len(forms) < 4:
+            raise ValueError(f"{value!r} is not whole: give a fourth form for fractions (раз,рази,разів,раза)")
+        return forms[3]
+    n = abs(int(round(value)))
+    if n % 10 == 1 and n % 100 != 11:
+        return forms[0]
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return forms[1]
+    return forms[2]
+
+
+# language.yml `plural:` -> (forms it needs, lowest and highest count; the rule choosing one)
+PLURAL_RULES = {
+    "east-slavic": ((3, 4), _east_slavic),                 # one, few, many (+ fraction)
+    "invariable": ((1, 1), lambda value, forms: forms[0]),  # the noun after a number stays singular (Persian)
+}
+
+
+def plural(value, forms: list[str], lang: str) -> str:
+    """The form of a noun that agrees with `value` in `lang`: plural(4452, ['параметр', 'параметри',
+    'параметрів'], <Ukrainian>) -> 'параметри'. The rule is the language's (language.yml `plural:`)."""
+    rule = LOCALES[lang]["plural"]
+    if rule not in PLURAL_RULES:
+        raise ValueError(f"scripts/i18n/{lang}/language.yml: `plural:` is {rule!r}; declare one of {sorted(PLURAL_RULES)}")
+    (low, high), choose = PLURAL_RULES[rule]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{value!r} is not a number")
+    if not low <= len(forms) <= high or not all(f.strip() for f in forms):
+        count = f"{low}" if low == high else f"{low}–{high}"
+        raise ValueError(f"the {rule} rule of {lang!r} takes {count} form(s), comma-separated; got {forms!r}")
+    return choose(value, [f.strip() for f in forms])
