@@ -189,14 +189,41 @@ def hue_scale(hues: dict, **scale) -> alt.Scale:
 
 # --- axes -----------------------------------------------------------------------------------------
 
-# Log-axis labels as powers of ten, 10⁻⁶: the base goes through the page's number format (Persian
-# digits on fa pages), the exponent is written in superscript digits, the same in both languages
-# (a label like "1e-6" would put a Latin e between Persian digits). Ticks between powers stay bare.
-_SUP = js(list("⁰¹²³⁴⁵⁶⁷⁸⁹"))
+# Log-axis labels as powers of ten, 10 with a raised exponent. Both go through the page's number
+# format, so a Persian page reads ۱۰ with a raised −۶ (Unicode has superscript digits for Latin
+# digits only, and "1e-6" would put a Latin e between Persian digits). The exponent is a second,
+# bare axis on the same scale drawn over the first one (power_axes); ticks between powers stay bare.
 _EXP = "round(log(datum.value) / LN10)"
-POWER_OF_TEN = (f"abs(log(datum.value) / LN10 - {_EXP}) > 1e-6 ? '' : format(10, 'd') + "
-                f"({_EXP} < 0 ? '⁻' : '') + (abs({_EXP}) >= 10 ? {_SUP}[floor(abs({_EXP}) / 10)] : '') + "
-                f"{_SUP}[abs({_EXP}) % 10]")
+_AT_POWER = f"abs(log(datum.value) / LN10 - {_EXP}) > 1e-6 ? '' : "
+POWER_BASE = _AT_POWER + "format(10, 'd')"
+POWER_EXPONENT = _AT_POWER + f"format({_EXP}, 'd')"
+
+
+def power_axes(channel: str, size: int = 12, **axis) -> tuple[alt.Axis, alt.Axis]:
+    """The axes of a log channel ("x" or "y") labelled 10ⁿ in the page's digits: (the axis with the
+    base, title, ticks and grid; the exponent's axis for a transparent twin layer). Layer the twin
+    with resolve_axis(<channel>="independent"): the two axes then sit on the same side, one over
+    the other (power_layer does both)."""
+    small = round(size * 0.75)
+    if channel == "x":
+        base = dict(orient="bottom", labelOffset=-2, labelPadding=5)
+        exp = dict(orient="bottom", labelAlign="left", labelBaseline="top", labelOffset=round(size * 0.6),
+                   labelPadding=4)   # level with the top of the base (the twin has no ticks)
+    else:
+        base = dict(orient="left", labelPadding=4 + round(size * 0.9))
+        exp = dict(orient="left", labelAlign="left", labelBaseline="middle", labelOffset=-round(size * 0.45),
+                   labelPadding=3 + round(size * 0.9))
+    main = alt.Axis(labelExpr=POWER_BASE, labelFontSize=size, **base, **axis)
+    twin = alt.Axis(labelExpr=POWER_EXPONENT, labelFontSize=small, domain=False, ticks=False, grid=False,
+                    title=None, labelOverlap=False, **{k: v for k, v in axis.items() if k in ("values", "tickCount")},
+                    **exp)
+    return main, twin
+
+
+def power_layer(chart: alt.Chart, encodings: dict) -> alt.Chart:
+    """A transparent twin of `chart` carrying the exponent axes; `encodings`: channel -> the encoding
+    (alt.X / alt.Y) with the twin axis."""
+    return chart.mark_point(opacity=0, size=0).encode(**encodings)
 
 
 def words_axis(words: list[str], index: str = "datum.value", **axis) -> alt.Axis:
