@@ -46,6 +46,9 @@ def isolate(text: str) -> str:
     backticks; the kit isolates it and drops the backticks (left-to-right text just drops them)."""
     def ltr(m: re.Match) -> str:
         run = m.group(0)
+        if " → " in run:                              # "4×4 → n = 49" inside a sentence read right to left:
+            # each side isolated, the arrow pointing the way the sentence reads (→ has no mirror glyph)
+            return " ← ".join(f"{LRI}{side}{PDI}" for side in run.split(" → "))
         if run.count("(") != run.count(")"):          # a bracket of the sentence: the pieces inside
             return _RUN_NO_BRACKET.sub(ltr, run)
         formula = re.search("[A-Za-z√]", _PLACEHOLDER.sub("", run))   # {name}: a number
