@@ -152,14 +152,32 @@ def dashboard(chart: alt.TopLevelMixin, t: dict) -> alt.TopLevelMixin:
         description=t["description"])
 
 
+# A single view's title and subtitle break in two, at the space nearest the middle, past these lengths:
+# a 390 px phone holds about that many characters of them beside the chart menu.
+TITLE_CHARS, SUBTITLE_CHARS = 36, 44
+
+
+def two_lines(text: str, limit: int):
+    """`text` as it is, or as two lines of about equal length when longer than `limit` characters."""
+    if len(text) <= limit or " " not in text:
+        return text
+    mid = len(text) / 2
+    cut = min((i for i, ch in enumerate(text) if ch == " "), key=lambda i: abs(i - mid))
+    return [text[:cut], text[cut + 1:]]
+
+
+def bidi_lines(text, limit):
+    lines = two_lines(text, limit)
+    return bidi(lines) if isinstance(lines, str) else [bidi(x) for x in lines]
+
+
 def single(chart: alt.TopLevelMixin, t: dict, **title) -> alt.TopLevelMixin:
-    """One view as wide as the page, titled (and subtitled) where its script starts; a
-    right-to-left title stops short of the chart menu."""
+    """One view as wide as the page, titled (and subtitled) where its script starts, below the page's
+    chart menu; a long title or subtitle breaks in two so a phone shows all of it."""
     if "subtitle" in t:
-        title["subtitle"] = bidi(t["subtitle"])
-    right = rtl(t["title"])
-    return chart.properties(width="container", description=t["description"], title=alt.Title(
-        bidi(t["title"]), anchor=anchor(t["title"]), dx=-MENU_WIDTH if right else 0, **title))
+        title["subtitle"] = bidi_lines(t["subtitle"], SUBTITLE_CHARS)
+    return chart.properties(width="container", description=t["description"], padding=PADDING, title=alt.Title(
+        bidi_lines(t["title"], TITLE_CHARS), anchor=anchor(t["title"]), **title))
 
 
 # --- attention in the browser ---------------------------------------------------------------------
