@@ -148,13 +148,13 @@ def line_below(chart: alt.Chart, template: str, parts: dict, **mark) -> alt.Char
 def dashboard(chart: alt.TopLevelMixin, t: dict) -> alt.TopLevelMixin:
     """Several panels under one centred title, kept below the page's chart menu."""
     return chart.configure_view(stroke=None).properties(
-        title=alt.TitleParams(bidi(t["title"]), anchor="middle"), padding=PADDING,
+        title=alt.TitleParams(bidi_lines(t["title"], TITLE_CHARS), anchor="middle"), padding=PADDING,
         description=t["description"])
 
 
 # A single view's title and subtitle break in two, at the space nearest the middle, past these lengths:
 # a 390 px phone holds about that many characters of them beside the chart menu.
-TITLE_CHARS, SUBTITLE_CHARS = 36, 44
+TITLE_CHARS, SUBTITLE_CHARS = 28, 40
 
 
 def two_lines(text: str, limit: int):
@@ -220,12 +220,12 @@ POWER_BASE = _AT_POWER + "format(10, 'd')"
 POWER_EXPONENT = _AT_POWER + f"format({_EXP}, 'd')"
 
 
-def power_axes(channel: str, size: int = 12, **axis) -> tuple[alt.Axis, alt.Axis]:
+def power_axes(channel: str, size: int = 14, **axis) -> tuple[alt.Axis, alt.Axis]:
     """The axes of a log channel ("x" or "y") labelled 10ⁿ in the page's digits: (the axis with the
     base, title, ticks and grid; the exponent's axis for a transparent twin layer). Layer the twin
     with resolve_axis(<channel>="independent"): the two axes then sit on the same side, one over
     the other (power_layer does both)."""
-    small = round(size * 0.75)
+    small = 12   # the design's smallest chart text (tests/test_chart_design.py)
     if channel == "x":
         base = dict(orient="bottom", labelOffset=-2, labelPadding=5)
         exp = dict(orient="bottom", labelAlign="left", labelBaseline="top", labelOffset=round(size * 0.6),

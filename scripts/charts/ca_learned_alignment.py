@@ -6,7 +6,7 @@ import re
 
 import altair as alt
 
-from scripts.charts._kit import MENU_HEIGHT, TITLE_CHARS, bidi_lines, align, anchor, bidi, js, num, rtl, say
+from scripts.charts._kit import MENU_HEIGHT, SUBTITLE_CHARS, TITLE_CHARS, bidi_lines, two_lines, align, anchor, bidi, js, num, rtl, say
 
 DATA = ["ca_trained"]
 FILL = "#5c6bc0"
@@ -79,7 +79,9 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     return (heat + gold + numbers + readout + verdict).add_params(sentence).properties(
         width="container", height=alt.Step(34),
         title=alt.Title(bidi_lines(t["title"], TITLE_CHARS),   # a phone: a subtitle line per clause
-                        subtitle=[bidi(part) for part in re.split("[;\u061b] ", t["subtitle"])],
+                        subtitle=[bidi(line) for part in re.split("[;\u061b] ", t["subtitle"])
+                                  for line in ([part] if isinstance(two_lines(part, SUBTITLE_CHARS), str)
+                                               else two_lines(part, SUBTITLE_CHARS))],
                         anchor=anchor(t["title"])),
         padding={"top": MENU_HEIGHT, "left": 5, "right": 5, "bottom": 70}, description=t["description"])
 
