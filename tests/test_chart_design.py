@@ -100,3 +100,18 @@ def test_dark_plot_frame_is_not_near_white(loaded, lang):
     for s in strokes:
         r, g, b = map(int, re.findall(r"\d+", s)[:3])
         assert min(r, g, b) < 200, f"{lang}: a near-white plot frame ({s}) in dark mode"
+
+
+def test_fixed_mark_colours_keep_3_to_1_on_both_schemes():
+    """Marks drawn in one colour in both schemes (no palette swap) stay visible on white and on slate."""
+    from scripts.charts._palette import BACKGROUNDS, BOTH
+
+    def lum(h):
+        c = [int(h[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        c = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in c]
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+    for name, colour in BOTH.items():
+        for bg in BACKGROUNDS:
+            a, b = lum(colour), lum(bg)
+            assert (max(a, b) + 0.05) / (min(a, b) + 0.05) >= 3, f"{name} {colour} on {bg}"

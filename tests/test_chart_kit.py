@@ -93,3 +93,12 @@ def test_softmax_transform_writes_weights_per_group():
         {"calculate": "exp(datum.z - datum.zmax)", "as": "e"},
         {"joinaggregate": [{"op": "sum", "field": "e", "as": "esum"}], "groupby": ["i"]},
         {"calculate": "datum.e / datum.esum", "as": "w"}]
+
+
+def test_arrow_between_formulas_points_the_way_a_rtl_sentence_reads():
+    """"patch 4×4 → n = 49" in a right-to-left sentence: each side is its own left-to-right island and
+    the arrow turns to ← (no glyph mirrors →), so reading from the right gives 4×4 first, then n = 49."""
+    from scripts.charts._kit import LRI, PDI, isolate
+    out = isolate("وصلهٔ {p}×{p} → n = {n} توکن")
+    assert f"{LRI}{{p}}×{{p}}{PDI} ← {LRI}n = {{n}}{PDI}" in out and "→" not in out
+    assert isolate("патч {p}×{p} → n = {n} токенів") == "патч {p}×{p} → n = {n} токенів"

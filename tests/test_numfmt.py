@@ -12,10 +12,10 @@ CASES = [  # value, spec, uk, fa
     (5.656854, ".2f", "5,66", "۵٫۶۶"),
     (-4, "d", "−4", "−۴"),
     (-0.0001, ".2f", "0,00", "۰٫۰۰"),
-    (1.8e-7, ".1e", "1,8·10<sup>−7</sup>", "۱٫۸·۱۰<sup>−۷</sup>"),
+    (1.8e-7, ".1e", "1,8·10<sup>−7</sup>", "۱٫۸×۱۰<sup>−۷</sup>"),
     (2.45247, ".1e", "2,5", "۲٫۵"),                  # scientific form only where it helps
     (0.120511, ".1e", "0,12", "۰٫۱۲"),
-    (4321.0, ".1e", "4,3·10<sup>3</sup>", "۴٫۳·۱۰<sup>۳</sup>"),
+    (4321.0, ".1e", "4,3·10<sup>3</sup>", "۴٫۳×۱۰<sup>۳</sup>"),
 ]
 
 
@@ -84,3 +84,16 @@ def test_fractions_and_invariable_nouns():
         plural(3, ["پارامتر", "پارامترها"], "fa")
     with pytest.raises(ValueError, match="form"):
         plural(3, ["параметр", "параметри"], "uk")
+
+
+def test_times_sign_never_a_dot_beside_a_dot_zero():
+    """A middle dot next to a zero written as a dot (۰, ٠) reads as another zero: the language file's
+    `times` sign, else a cross for such numerals and a middle dot otherwise (no language named)."""
+    from scripts.common.course import _times
+    assert _times({"numerals": "۰۱۲۳۴۵۶۷۸۹"}) == "×"
+    assert _times({"numerals": "٠١٢٣٤٥٦٧٨٩"}) == "×"
+    assert _times({"numerals": "0123456789"}) == "·"
+    assert _times({"numerals": "0123456789", "times": "×"}) == "×"
+    for code, loc in LOCALES.items():
+        text = fmt(3.6e-7, ".1e", code)
+        assert loc["times"] in text and not (loc["digits"][0] != "0" and "·" in text), text

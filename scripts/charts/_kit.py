@@ -46,6 +46,9 @@ def isolate(text: str) -> str:
     backticks; the kit isolates it and drops the backticks (left-to-right text just drops them)."""
     def ltr(m: re.Match) -> str:
         run = m.group(0)
+        if " → " in run:                              # "4×4 → n = 49" inside a sentence read right to left:
+            # each side isolated, the arrow pointing the way the sentence reads (→ has no mirror glyph)
+            return " ← ".join(f"{LRI}{side}{PDI}" for side in run.split(" → "))
         if run.count("(") != run.count(")"):          # a bracket of the sentence: the pieces inside
             return _RUN_NO_BRACKET.sub(ltr, run)
         formula = re.search("[A-Za-z√]", _PLACEHOLDER.sub("", run))   # {name}: a number
@@ -145,18 +148,36 @@ def line_below(chart: alt.Chart, template: str, parts: dict, **mark) -> alt.Char
 def dashboard(chart: alt.TopLevelMixin, t: dict) -> alt.TopLevelMixin:
     """Several panels under one centred title, kept below the page's chart menu."""
     return chart.configure_view(stroke=None).properties(
-        title=alt.TitleParams(bidi(t["title"]), anchor="middle"), padding=PADDING,
+        title=alt.TitleParams(bidi_lines(t["title"], TITLE_CHARS), anchor="middle"), padding=PADDING,
         description=t["description"])
 
 
+# A single view's title and subtitle break in two, at the space nearest the middle, past these lengths:
+# a 390 px phone holds about that many characters of them beside the chart menu.
+TITLE_CHARS, SUBTITLE_CHARS = 28, 40
+
+
+def two_lines(text: str, limit: int):
+    """`text` as it is, or as two lines of about equal length when longer than `limit` characters."""
+    if len(text) <= limit or " " not in text:
+        return text
+    mid = len(text) / 2
+    cut = min((i for i, ch in enumerate(text) if ch == " "), key=lambda i: abs(i - mid))
+    return [text[:cut], text[cut + 1:]]
+
+
+def bidi_lines(text, limit):
+    lines = two_lines(text, limit)
+    return bidi(lines) if isinstance(lines, str) else [bidi(x) for x in lines]
+
+
 def single(chart: alt.TopLevelMixin, t: dict, **title) -> alt.TopLevelMixin:
-    """One view as wide as the page, titled (and subtitled) where its script starts; a
-    right-to-left title stops short of the chart menu."""
+    """One view as wide as the page, titled (and subtitled) where its script starts, below the page's
+    chart menu; a long title or subtitle breaks in two so a phone shows all of it."""
     if "subtitle" in t:
-        title["subtitle"] = bidi(t["subtitle"])
-    right = rtl(t["title"])
-    return chart.properties(width="container", description=t["description"], title=alt.Title(
-        bidi(t["title"]), anchor=anchor(t["title"]), dx=-MENU_WIDTH if right else 0, **title))
+        title["subtitle"] = bidi_lines(t["subtitle"], SUBTITLE_CHARS)
+    return chart.properties(width="container", description=t["description"], padding=PADDING, title=alt.Title(
+        bidi_lines(t["title"], TITLE_CHARS), anchor=anchor(t["title"]), **title))
 
 
 # --- attention in the browser ---------------------------------------------------------------------
@@ -189,14 +210,41 @@ def hue_scale(hues: dict, **scale) -> alt.Scale:
 
 # --- axes -----------------------------------------------------------------------------------------
 
-# Log-axis labels as powers of ten, 10⁻⁶: the base goes through the page's number format (Persian
-# digits on fa pages), the exponent is written in superscript digits, the same in both languages
-# (a label like "1e-6" would put a Latin e between Persian digits). Ticks between powers stay bare.
-_SUP = js(list("⁰¹²³⁴⁵⁶⁷⁸⁹"))
+# Log-axis labels as powers of ten, 10 with a raised exponent. Both go through the page's number
+# format, so a Persian page reads ۱۰ with a raised −۶ (Unicode has superscript digits for Latin
+# digits only, and "1e-6" would put a Latin e between Persian digits). The exponent is a second,
+# bare axis on the same scale drawn over the first one (power_axes); ticks between powers stay bare.
 _EXP = "round(log(datum.value) / LN10)"
-POWER_OF_TEN = (f"abs(log(datum.value) / LN10 - {_EXP}) > 1e-6 ? '' : format(10, 'd') + "
-                f"({_EXP} < 0 ? '⁻' : '') + (abs({_EXP}) >= 10 ? {_SUP}[floor(abs({_EXP}) / 10)] : '') + "
-                f"{_SUP}[abs({_EXP}) % 10]")
+_AT_POWER = f"abs(log(datum.value) / LN10 - {_EXP}) > 1e-6 ? '' : "
+POWER_BASE = _AT_POWER + "format(10, 'd')"
+POWER_EXPONENT = _AT_POWER + f"format({_EXP}, 'd')"
+
+
+def power_axes(channel: str, size: int = 14, **axis) -> tuple[alt.Axis, alt.Axis]:
+    """The axes of a log channel ("x" or "y") labelled 10ⁿ in the page's digits: (the axis with the
+    base, title, ticks and grid; the exponent's axis for a transparent twin layer). Layer the twin
+    with resolve_axis(<channel>="independent"): the two axes then sit on the same side, one over
+    the other (power_layer does both)."""
+    small = 12   # the design's smallest chart text (tests/test_chart_design.py)
+    if channel == "x":
+        base = dict(orient="bottom", labelOffset=-2, labelPadding=5)
+        exp = dict(orient="bottom", labelAlign="left", labelBaseline="top", labelOffset=round(size * 0.6),
+                   labelPadding=4)   # level with the top of the base (the twin has no ticks)
+    else:
+        base = dict(orient="left", labelPadding=4 + round(size * 0.9))
+        exp = dict(orient="left", labelAlign="left", labelBaseline="middle", labelOffset=-round(size * 0.45),
+                   labelPadding=3 + round(size * 0.9))
+    main = alt.Axis(labelExpr=POWER_BASE, labelFontSize=size, **base, **axis)
+    twin = alt.Axis(labelExpr=POWER_EXPONENT, labelFontSize=small, domain=False, ticks=False, grid=False,
+                    title=None, labelOverlap=False, **{k: v for k, v in axis.items() if k in ("values", "tickCount")},
+                    **exp)
+    return main, twin
+
+
+def power_layer(chart: alt.Chart, encodings: dict) -> alt.Chart:
+    """A transparent twin of `chart` carrying the exponent axes; `encodings`: channel -> the encoding
+    (alt.X / alt.Y) with the twin axis."""
+    return chart.mark_point(opacity=0, size=0).encode(**encodings)
 
 
 def words_axis(words: list[str], index: str = "datum.value", **axis) -> alt.Axis:

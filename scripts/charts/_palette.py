@@ -8,6 +8,11 @@ DARK = ("#86b7f5", "#ffaa5c", "#ff8f85", "#6fd39b", "#c6a6f2", "#a9b1bb")
 
 FRAME = "rgba(128, 128, 128, 0.45)"
 
+# Marks drawn in one fixed colour in both schemes (no scale to swap): mid tones keeping 3:1 as a mark
+# on white and on slate alike (tests/test_chart_design.py measures them).
+BOTH = {"blue": "#3f7fc6", "red": "#d0603a"}
+BACKGROUNDS = ("#ffffff", "#1e2129")
+
 # Chart type scale next to the page's 16 px body text: nothing under 12 px, titles like headings.
 TYPE = {"label": 12, "text": 13, "axis_title": 13, "title": 16, "subtitle": 13}
 

@@ -2,10 +2,11 @@
 writes, columns the Persian words (glossed on pages whose strings give glosses), the gold alignment
 outlined; hovering a row reads where that word draws from and whether it is the gold word."""
 import json
+import re
 
 import altair as alt
 
-from scripts.charts._kit import MENU_WIDTH, align, anchor, bidi, js, num, rtl, say
+from scripts.charts._kit import MENU_HEIGHT, SUBTITLE_CHARS, TITLE_CHARS, bidi_lines, two_lines, align, anchor, bidi, js, num, rtl, say
 
 DATA = ["ca_trained"]
 FILL = "#5c6bc0"
@@ -77,9 +78,12 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
         name="verdict")
     return (heat + gold + numbers + readout + verdict).add_params(sentence).properties(
         width="container", height=alt.Step(34),
-        title=alt.Title(bidi(t["title"]), subtitle=[bidi(part) for part in t["subtitle"].split("; ")],  # phone
-                        anchor=anchor(t["title"]), dx=-MENU_WIDTH if rtl(t["title"]) else 0),
-        padding={"top": 5, "left": 5, "right": 5, "bottom": 70}, description=t["description"])
+        title=alt.Title(bidi_lines(t["title"], TITLE_CHARS),   # a phone: a subtitle line per clause
+                        subtitle=[bidi(line) for part in re.split("[;\u061b] ", t["subtitle"])
+                                  for line in ([part] if isinstance(two_lines(part, SUBTITLE_CHARS), str)
+                                               else two_lines(part, SUBTITLE_CHARS))],
+                        anchor=anchor(t["title"])),
+        padding={"top": MENU_HEIGHT, "left": 5, "right": 5, "bottom": 70}, description=t["description"])
 
 
 def _labels(ca: dict, ids: list[str], glosses: dict, lines: bool = False) -> dict:

@@ -4,7 +4,7 @@ import math
 
 import altair as alt
 
-from scripts.charts._kit import POWER_OF_TEN, bidi, js, line_below, num, say, single
+from scripts.charts._kit import bidi, power_axes, power_layer, js, line_below, num, say, single
 
 from scripts.common import numfmt
 
@@ -27,10 +27,9 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                                                labels=[numfmt.fmt(m, ",d", lang) for m in grid["m"]]))
     scale_x = alt.Scale(type="log", domain=[grid["n"][0], grid["n"][-1]], nice=False)
     scale_y = alt.Scale(type="log", domain=[1e4, 1e12], nice=False)
-    axis_x = alt.Axis(values=[10 ** k for k in range(round(lo), round(hi) + 1)], labelExpr=POWER_OF_TEN,
-                      labelFontSize=12, title=bidi(t["x"]), grid=True)
-    axis_y = alt.Axis(values=[10 ** k for k in range(4, 13, 2)], labelExpr=POWER_OF_TEN, labelFontSize=12,
-                      title=bidi(t["y"]))
+    axis_x, twin_x = power_axes("x", values=[10 ** k for k in range(round(lo), round(hi) + 1)],
+                                title=bidi(t["x"]), grid=True)
+    axis_y, twin_y = power_axes("y", values=[10 ** k for k in range(4, 13, 2)], title=bidi(t["y"]))
     series = [bidi(t["self"]), bidi(t["cross"])]
     color = alt.Color("series:N", title=None, scale=alt.Scale(domain=series, range=[SELF, CROSS]),
                       legend=alt.Legend(orient="bottom-right", direction="vertical", labelFontSize=12, labelLimit=300,
@@ -48,11 +47,14 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
             .transform_calculate(n=f"abs(log_n - {image_log}) < 0.005 ? {n_image} : round(pow(10, log_n))")
             .transform_calculate(s="datum.n * datum.n", c="latents * datum.n", m="latents",
                                  ratio="datum.n / latents"))
-    rule = here.mark_rule(strokeDash=[4, 3], color=SELF).encode(x=alt.X("n:Q", scale=scale_x))
+    exponents = power_layer(lines, {"x": alt.X("n:Q", scale=scale_x, axis=twin_x),
+                                    "y": alt.Y("pairs:Q", scale=scale_y, axis=twin_y)})
+    # The axes are resolved per layer (the exponents' twin axes): every other layer draws none.
+    rule = here.mark_rule(strokeDash=[4, 3], color=SELF).encode(x=alt.X("n:Q", scale=scale_x, axis=None))
     dots = (here.transform_fold(["s", "c"], as_=["which", "pairs"])
             .transform_calculate(series=which)
             .mark_point(filled=True, size=90, opacity=1)
-            .encode(x=alt.X("n:Q", scale=scale_x), y=alt.Y("pairs:Q", scale=scale_y), color=color,
+            .encode(x=alt.X("n:Q", scale=scale_x, axis=None), y=alt.Y("pairs:Q", scale=scale_y, axis=None), color=color,
                     tooltip=[alt.Tooltip("series:N", title=bidi(t["kind"])),
                              alt.Tooltip("n:Q", title="n", format=",d"),
                              alt.Tooltip("pairs:Q", title=bidi(t["pairs"]), format=",d")]))
@@ -61,7 +63,8 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                            fontWeight="bold" if key == "line_ratio" else "normal",
                            dy=48 + 18 * k + (4 if key == "line_ratio" else 0))
                 for k, key in enumerate(("line_n", "line_self", "line_cross", "line_ratio"))]
-    chart = alt.layer(lines, rule, image_rule, image_text, dots, *readouts).add_params(log_n, latents)
+    chart = alt.layer(lines, exponents, rule, image_rule, image_text, dots, *readouts).add_params(
+        log_n, latents).resolve_axis(x="independent", y="independent")
     return single(chart.properties(height=260), t)
 
 
@@ -69,9 +72,11 @@ def _image(per: dict, t: dict, scale_x: alt.Scale) -> tuple[alt.Chart, alt.Chart
     """Where an image of side × side pixels sits on the input axis."""
     image = (alt.Chart(alt.Data(values=[{"n": per["n_image"], "side": per["image_side"]}]))
              .transform_calculate(label=say(t["image"], **PARTS)))
-    image_rule = image.mark_rule(strokeDash=[1, 3], color=CROSS, opacity=0.8).encode(x=alt.X("n:Q", scale=scale_x))
+    # Solid and faint: a dotted rule under the slider's dashed one beat into specks that read as glyphs.
+    image_rule = image.mark_rule(color=CROSS, opacity=0.45, strokeWidth=1.5).encode(
+        x=alt.X("n:Q", scale=scale_x, axis=None))
     image_text = image.mark_text(align="right", baseline="top", dx=-4, dy=4, fontSize=12, opacity=0.8).encode(
-        x=alt.X("n:Q", scale=scale_x), y=alt.value(0), text="label:N")
+        x=alt.X("n:Q", scale=scale_x, axis=None), y=alt.value(0), text="label:N")
     return image_rule, image_text
 
 

@@ -9,6 +9,7 @@ from scripts.charts._kit import align, bidi, dashboard, hue_scale, js, label, li
 
 DATA = ["sa_cost"]
 WIDTH = "container"   # every panel takes the page's width
+HUES_OF_KIND = {"matrix": "red", "proj": "blue"}
 LINES_H = 170
 
 
@@ -31,7 +32,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                              {"row": 1, "kind": "proj", "name": bidi(t["proj"])}])
     bars_base = alt.Chart(kinds).transform_calculate(
         n=N, value=f"datum.kind == 'matrix' ? 2 * {N} * {N} * {D} : 4 * {N} * {D} * {D}")
-    colour = alt.Color("kind:N", scale=hue_scale({"matrix": "red", "proj": "blue"}), legend=None)
+    colour = alt.Color("kind:N", scale=hue_scale(HUES_OF_KIND), legend=None)
 
     # the numbers in words
     parts = dict(p=f"format({patch.name}, 'd')", n=f"format({N}, ',d')", pairs=f"format({N} * {N}, ',d')",
@@ -48,8 +49,10 @@ def _bars(bars_base: alt.Chart, colour: alt.Color, t: dict) -> alt.LayerChart:
     bx = alt.Scale(zero=True, nice=False)
     by = alt.Scale(domain=[-0.85, 1.45], nice=False, zero=False, reverse=True)
     bars = bars_base.transform_calculate(y0="datum.row - 0.25", y1="datum.row + 0.25").mark_rect(
-        opacity=0.3).encode(x=alt.X("value:Q", scale=bx, axis=None), x2=alt.X2(datum=0),
-                             y=alt.Y("y0:Q", scale=by, axis=None), y2="y1:Q", color=colour)
+        fillOpacity=0.3, strokeWidth=1.5).encode(x=alt.X("value:Q", scale=bx, axis=None), x2=alt.X2(datum=0),
+                             y=alt.Y("y0:Q", scale=by, axis=None), y2="y1:Q", color=colour,
+                             stroke=alt.Stroke("kind:N", scale=hue_scale(HUES_OF_KIND), legend=None))
+    # the pale fill keeps the white value legible; the full-colour outline keeps the bar ≥ 3:1 in dark
     values = bars_base.transform_calculate(t_value="format(datum.value, ',d')").mark_text(
         align="left", dx=4, fontSize=13, fontWeight="bold").encode(
         x=alt.XDatum(0, scale=bx), y=alt.Y("row:Q", scale=by, axis=None), text="t_value:N").properties(name="bar_values")

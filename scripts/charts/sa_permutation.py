@@ -9,8 +9,9 @@ import math
 
 import altair as alt
 
-from scripts.charts._kit import (POWER_OF_TEN, align, anchor, bidi, dashboard, js, label, patch_pixels,
+from scripts.charts._kit import (align, anchor, bidi, dashboard, js, label, power_axes, power_layer, patch_pixels,
                                 pixel_scales, rtl, say_lines)
+from scripts.common import numfmt
 
 DATA = ["sa_equivariance"]
 PANEL = 144
@@ -51,11 +52,11 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     shuffled = picture(moved, t["shuffled"])
 
     top = alt.hconcat(original, shuffled, spacing=20)
-    chart = alt.vconcat(top, _readout(eq, t, K, PE), _strip(perms, t, K, PE), spacing=12)
+    chart = alt.vconcat(top, _readout(eq, t, lang, K, PE), _strip(perms, t, K, PE), spacing=12)
     return dashboard(chart.add_params(perm, pe), t)
 
 
-def _readout(eq: dict, t: dict, K: str, PE: str) -> alt.LayerChart:
+def _readout(eq: dict, t: dict, lang: str, K: str, PE: str) -> alt.LayerChart:
     """The measured error of the chosen case, big; the other rows for contrast (the views share the
     chosen row's tuple, so each writes its own field)."""
     errs = alt.Data(values=[{"k": r["i"] + 1, "no_pe": r["err_no_pe"], "with_pe": r["err_pe"],
@@ -69,7 +70,7 @@ def _readout(eq: dict, t: dict, K: str, PE: str) -> alt.LayerChart:
         t_plain="format(datum.shown, '.3f')").mark_text(fontSize=30, fontWeight="bold", align="center",
                                                          baseline="alphabetic", x=mid, y=36).encode(text="t_plain:N")
     big_mant = chosen.transform_filter("datum.small").transform_calculate(
-        t_mant="format(datum.mant, '.1f') + ' · ' + format(10, 'd')").mark_text(
+        t_mant=f"format(datum.mant, '.1f') + ' ' + {js(numfmt.LOCALES[lang]['times'])} + ' ' + format(10, 'd')").mark_text(
         fontSize=30, fontWeight="bold", align="right", baseline="alphabetic", x=mid + 18, y=36).encode(text="t_mant:N")
     big_exp = chosen.transform_filter("datum.small").transform_calculate(
         t_exp="format(datum.ex, 'd')").mark_text(fontSize=17, fontWeight="bold", align="left",
@@ -92,11 +93,14 @@ def _strip(perms: list, t: dict, K: str, PE: str) -> alt.LayerChart:
     ops = ["no_pe", "with_pe", "conv"]
     row_of = {o: i for i, o in enumerate(ops)}
     strip_base = alt.Chart(alt.Data(values=[dict(r, row=row_of[r["op"]]) for r in strip_rows]))
-    sx = alt.X("err:Q", scale=alt.Scale(type="log", domain=[lo, hi]), title=bidi(t["strip_x"]),
-               axis=alt.Axis(labelExpr=POWER_OF_TEN, tickCount=5, titleFontWeight="normal", grid=True))
+    log_x = alt.Scale(type="log", domain=[lo, hi])
+    axis, twin = power_axes("x", tickCount=5, titleFontWeight="normal", grid=True)
+    sx = alt.X("err:Q", scale=log_x, title=bidi(t["strip_x"]), axis=None)   # layers resolve axes apart
     ry = alt.Scale(domain=[-0.75, len(ops) - 0.4], nice=False, zero=False, reverse=True)
     sy = alt.Y("row:Q", scale=ry, axis=None)
-    dots = strip_base.mark_point(filled=True, size=40, opacity=0.35, color="#888").encode(x=sx, y=sy)
+    exponents = power_layer(strip_base, {"x": alt.X("err:Q", scale=log_x, axis=twin), "y": sy})
+    dots = strip_base.mark_point(filled=True, size=40, opacity=0.35, color="#888").encode(
+        x=alt.X("err:Q", scale=log_x, title=bidi(t["strip_x"]), axis=axis), y=sy)
     now = strip_base.transform_filter(f"datum.k == {K}").transform_calculate(
         on=f"datum.op == 'conv' || (datum.op == 'with_pe') == {PE}",
         name=f"{js([t['ops'][o] for o in ops])}[datum.row]").mark_point(
@@ -109,7 +113,8 @@ def _strip(perms: list, t: dict, K: str, PE: str) -> alt.LayerChart:
                                        for i, o in enumerate(ops)])).mark_text(
         align=align(t["ops"]["no_pe"]), baseline="bottom", dy=-7, dx=-2 if right else 2, fontSize=12).encode(
         x=sx, y=sy, text="name:N")
-    return alt.layer(dots, now, names).properties(width=WIDTH, height=36 * len(ops))
+    return alt.layer(dots, exponents, now, names).resolve_axis(x="independent").properties(
+        width=WIDTH, height=36 * len(ops))
 
 
 def table(data: dict, t: dict, lang: str) -> dict:

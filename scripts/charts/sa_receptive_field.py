@@ -4,6 +4,7 @@ import math
 import altair as alt
 
 from scripts.charts._kit import anchor, bidi, dashboard, label, lines_view
+from scripts.charts._palette import BOTH
 
 DATA = ["sa_receptive_field"]
 SIDE = 146   # px of each 28×28 frame; two frames side by side fit a 390 px phone
@@ -84,11 +85,11 @@ def _attn(t: dict, frame: int, patch: int) -> alt.LayerChart:
     links = alt.Chart(alt.Data(values=[
         {"x": (k % grid + 0.5) * patch, "y": (k // grid + 0.5) * patch, "x0": mid, "y0": mid}
         for k in range(grid * grid) if k != grid * grid // 2])).mark_rule(
-        stroke="#1f4e79", strokeOpacity=0.55, strokeWidth=0.8).encode(
+        stroke=BOTH["blue"], strokeOpacity=0.9, strokeWidth=0.8).encode(
         x=X("x0"), y=Y("y0"), x2="x", y2="y")
     hub = alt.Chart(alt.Data(values=[{"x": mid}])).mark_point(
-        filled=True, size=30, color="#1f4e79", opacity=1).encode(x=X("x"), y=Y("x"))
-    return (_frame_rect(frame, "#4c78a8", 0.3) + cut_v + cut_h + links + hub).properties(
+        filled=True, size=30, color=BOTH["blue"], opacity=1).encode(x=X("x"), y=Y("x"))
+    return (_frame_rect(frame, BOTH["blue"], 0.3) + cut_v + cut_h + links + hub).properties(
         title=alt.TitleParams(bidi(t["attn"]), fontSize=12, anchor=anchor(t["attn"])), width=SIDE, height=SIDE)
 
 

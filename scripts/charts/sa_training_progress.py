@@ -2,7 +2,7 @@
 and the patch rows' entropy, all as percentages on one axis; hovering an epoch reads its four numbers."""
 import altair as alt
 
-from scripts.charts._kit import align, anchor, bidi, num, rtl, say
+from scripts.charts._kit import TITLE_CHARS, align, anchor, bidi, bidi_lines, num, rtl, say
 
 DATA = ["sa_trained"]
 SERIES = ("accuracy", "entropy_pct", "on_shape", "patch_entropy_pct")
@@ -48,7 +48,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                .properties(name="readout"))
     return (lines + points + rule + readout).properties(
         width="container", height=240, padding={"top": 36, "left": 5, "right": 5, "bottom": 5},
-        title=alt.Title(bidi(t["title"]), anchor=anchor(t["title"]), offset=32),
+        title=alt.Title(bidi_lines(t["title"], TITLE_CHARS), anchor=anchor(t["title"]), offset=32),
         description=t["description"])
 
 

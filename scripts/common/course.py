@@ -31,6 +31,7 @@ class Language:
     percent: str              # what follows the number, spaces included ("\u00a0%", "٪")
     minus: str
     list_separator: str       # between the parts of a vector written in text: "[1,94; 1,03]"
+    times: str                # the product sign of scientific notation: 1,8·10⁻⁷, ۱٫۸×۱۰⁻⁷
     calendar: str             # "gregorian" | "persian": dates on the PDF cover
     font: dict = field(default_factory=dict)   # {"page": css family, "chart": pinned family, "files": folder, "faces": [...]}
     typed_numerals: tuple = ()  # other sets of ten digits this language's readers type (exercise answers)
@@ -78,12 +79,21 @@ def languages(root: Path = ROOT) -> tuple[Language, ...]:
         out.append(Language(code=code, name=entry.get("name", code), default=bool(entry.get("default")),
                             direction=meta["direction"], numerals=meta["numerals"], decimal=meta["decimal"],
                             thousands=meta["thousands"], percent=meta["percent"], minus=meta["minus"],
-                            list_separator=meta.get("list_separator", ", "), calendar=meta["calendar"],
+                            list_separator=meta.get("list_separator", ", "), times=_times(meta),
+                            calendar=meta["calendar"],
                             font=dict(meta["font"]), typed_numerals=tuple(meta.get("typed_numerals") or ()),
                             plural=meta.get("plural", "")))
     if sum(lang.default for lang in out) != 1:
         raise SystemExit("mkdocs.yml: exactly one language of the i18n plugin must be `default: true`")
     return tuple(out)
+
+
+def _times(meta: dict) -> str:
+    """The language file's `times` sign; unnamed, a middle dot, except where the script's zero is
+    itself a dot (۰, ٠): "۳٫۶·۱۰" would read as ۳٫۶۰۱۰, so the cross stands there."""
+    if "times" in meta:
+        return meta["times"]
+    return "×" if meta["numerals"][0] in "\u06f0\u0660" else "·"
 
 
 def number_reading(root: Path = ROOT) -> dict:

@@ -2,7 +2,7 @@
 
 Each language's signs come from its metadata (scripts/i18n/<lang>/language.yml, read by
 scripts/common/course.py), e.g. 1 234,5 · 48,5 % · [1,94; 1,03] with a decimal comma, or Persian
-digits ۱٬۲۳۴٫۵ · ۴۸٫۵٪ · [۱٫۹۴، ۱٫۰۳]. Exponents: 1,8·10<sup>−7</sup>.
+digits ۱٬۲۳۴٫۵ · ۴۸٫۵٪ · [۱٫۹۴، ۱٫۰۳]. Exponents: 1,8·10<sup>−7</sup>, ۱٫۸×۱۰<sup>−۷</sup> (the language's `times` sign).
 A vector is written left to right in both languages, as in the formulas next to it.
 Format specs: d  ,d  .2f  ,.1f  .1%  .1e  (a Python format spec, the grouping comma optional).
 Code and formulas are not numbers for a reader of one language: they keep the point.
@@ -17,7 +17,7 @@ from scripts.common import course
 # language -> its signs, from the course model (no table of languages here)
 LOCALES = {lang.code: {"decimal": lang.decimal, "thousands": lang.thousands, "percent": lang.percent,
                        "digits": lang.numerals, "minus": lang.minus, "list": lang.list_separator,
-                       "plural": lang.plural}
+                       "plural": lang.plural, "times": lang.times}
            for lang in course.languages()}
 PLAIN_RANGE = (1e-2, 1e3)   # |value| written without a power of ten by the "e" format
 _SPEC = re.compile(r"^(,)?(?:\.(\d+))?([dfe%])$")
@@ -49,7 +49,7 @@ def fmt(value, spec: str, lang: str) -> str:
         return fmt(value, f".{max(digits, 0)}f", lang)
     if kind == "e":
         mant, exp = f"{value:.{prec or 1}e}".split("e")
-        out = _separators(mant.lstrip("-"), loc, group=False) + "·10<sup>" + (loc["minus"] if int(exp) < 0 else "") + str(abs(int(exp))) + "</sup>"
+        out = _separators(mant.lstrip("-"), loc, group=False) + loc["times"] + "10<sup>" + (loc["minus"] if int(exp) < 0 else "") + str(abs(int(exp))) + "</sup>"
         return localize_digits((loc["minus"] if value < 0 else "") + out, lang)
     if kind == "%":
         body = f"{abs(value) * 100:{',' if group else ''}.{prec or 0}f}"
