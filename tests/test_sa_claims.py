@@ -109,43 +109,6 @@ def test_toy_numbers():
     assert all(c["agrees"] for c in r["source_claims"])
 
 
-def test_measured_counts_grow_under_four_per_doubling():
-    """The page compares the timings with what the timed layer multiplies: 2n²d + 4nd² grows less
-    than fourfold per doubling of n (the projections' linear part) and approaches 4 from below."""
-    mod = module("sa_cost")
-    rows = data("sa_cost")["measured_counts"]
-    assert [r["tokens"] for r in rows] == list(mod.MEASURE_TOKENS)
-    d = mod.MEASURE_D
-    for prev, r in zip(rows, rows[1:]):
-        n = r["tokens"]
-        assert r["mult_total"] == 2 * n * n * d + 4 * n * d * d
-        assert math.isclose(r["mult_step"], r["mult_total"] / prev["mult_total"], rel_tol=1e-5)
-        assert math.isclose(r["mult_ratio"], r["mult_total"] / rows[0]["mult_total"], rel_tol=1e-5)
-        if n == 2 * prev["tokens"]:
-            assert 3.5 < r["mult_step"] < 4
-    doublings = [r["mult_step"] for p, r in zip(rows, rows[1:]) if r["tokens"] == 2 * p["tokens"]]
-    assert doublings == sorted(doublings) and len(doublings) == 2
-
-
-def test_timings_claims_of_the_page():
-    """What «Ціна квадратична» says about the committed measurement: time grew slower than the pairs
-    and than the multiplications over the whole range; among the doublings where the attention
-    matrix dominates, the step 784 → 1 568 grew faster than the multiplications and the step
-    1 568 → 3 136 slower (single steps stray both ways); building the weights (need_weights=True)
-    costs more time for the same multiplications."""
-    path = Path(__file__).resolve().parent.parent / "generated/timings/sa_cost.json"
-    res = json.loads(path.read_text(encoding="utf-8"))["result"]
-    counts = {r["tokens"]: r for r in data("sa_cost")["measured_counts"]}
-    fused = {r["tokens"]: r for r in res["by_tokens"]}
-    weights = {r["tokens"]: r for r in res["by_tokens_weights"]}
-    last = max(fused)
-    assert fused[last]["time_ratio"] < counts[last]["mult_ratio"] < fused[last]["pair_ratio"]
-    steps = {n: fused[n]["median_ms"] / fused[n // 2]["median_ms"] for n in fused if n // 2 in fused}
-    assert steps[1568] > counts[1568]["mult_step"]
-    assert steps[3136] < counts[3136]["mult_step"]
-    assert weights[last]["median_ms"] > fused[last]["median_ms"]
-
-
 def test_toy_matches_helper():
     r = data("sa_toy")
     x = torch.tensor(r["tokens"], dtype=torch.float64)
