@@ -48,11 +48,12 @@ check-data: $(VENV) $(VENDOR)
 build: data
 	$(PY) -m mkdocs build --strict --quiet
 
+## offline, pdf: skipped when their inputs' content hash is unchanged (tools/step_cache.py); FORCE=1 rebuilds
 offline: data
-	$(PY) tools/offline_copy.py
+	$(PY) tools/offline_copy.py $(if $(FORCE),--force)
 
 pdf: offline browser
-	$(PY) tools/pdf.py
+	$(PY) tools/pdf.py $(if $(FORCE),--force)
 
 ## serve: preview on 127.0.0.1 under site_url's path, as GitHub Pages serves it
 serve: build

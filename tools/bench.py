@@ -1,7 +1,8 @@
 """`make bench`: how fast and how light the course is, each figure beside its budget.
 
 Prints a table and writes bench/bench.json (git-ignored; machine-dependent). Measures:
-  data    `scripts.run --force`, unchanged `scripts.run`, mkdocs build, offline build, PDFs, unchanged `make site`
+  data    `scripts.run --force`, unchanged `scripts.run`, mkdocs build, offline build, PDFs (both forced), unchanged `make site`
+          (which skips the offline copy and the PDFs: tools/step_cache.py)
   pages   every page in every language, cold cache in headless Debian chromium (1280×900):
           first view (gzip KB loaded before the reader scrolls), all-in (gzip KB once read to the end,
           scrolling a screen at a time), requests, the first chart's delay after it scrolls into view,
@@ -58,8 +59,8 @@ def bench_data() -> dict:
         **trained,
         "data_unchanged_s": timed([PY, "-m", "scripts.run"]),
         "mkdocs_build_s": timed([PY, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(ROOT / "build/bench-site")]),
-        "offline_s": timed([PY, "tools/offline_copy.py"]),
-        "pdf_s": timed([PY, "tools/pdf.py"]),
+        "offline_s": timed([PY, "tools/offline_copy.py", "--force"]),  # a real build (unchanged ones are skipped)
+        "pdf_s": timed([PY, "tools/pdf.py", "--force"]),
         "site_unchanged_s": timed(["make", "site"]),
     }
 

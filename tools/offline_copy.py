@@ -1,7 +1,9 @@
 """Build the offline copy (both languages, opens from disk with no network) and zip it.
 
-    python tools/offline_copy.py   -> build/offline/attention-course/ and build/downloads/attention-course-offline.zip
+    python tools/offline_copy.py           -> build/offline/attention-course/ and build/downloads/attention-course-offline.zip
+    python tools/offline_copy.py --force   -> the same, even when nothing it is made from changed
 Material's offline plugin makes search work on file://; its web-worker shim is our local copy.
+Skipped when its inputs' content hash and its outputs are as its last run left them (tools/step_cache.py).
 """
 from __future__ import annotations
 
@@ -16,9 +18,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from scripts.common.paths import DOWNLOADS, DOWNLOADS_INDEX, OFFLINE_COPY as OUT  # noqa: E402
+sys.path.insert(0, str(ROOT / "tools"))
+import step_cache  # noqa: E402
 
 ZIP_NAME = "attention-course-offline.zip"
 FIXED_TIME = (2026, 1, 1, 0, 0, 0)  # same bytes for the same content
+
+
+STEP = "offline"
+
+
+def not_ours(f: Path) -> bool:
+    """Files tools/pdf.py writes into the offline copy after it was zipped: not this step's output."""
+    return f.name == "print.html"
+
+
+def outputs() -> list[Path]:
+    """What this step makes: the copy, the archive, and the lesson pages hooks/print_pages.py saves for tools/pdf.py."""
+    from hooks.print_pages import folder_for
+    return [OUT, DOWNLOADS / ZIP_NAME, folder_for(OUT)]
 
 
 def build() -> None:
@@ -58,12 +76,21 @@ def record(items: dict) -> None:
     os.replace(tmp, index)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    force = "--force" in (sys.argv[1:] if argv is None else argv)
+    key = step_cache.inputs_key({"step": STEP})
+    if not force and step_cache.fresh(STEP, key, outputs(), ignore=not_ours):
+        n = step_cache.keep(outputs(), ignore=not_ours)
+        record({"offline": ZIP_NAME})
+        print(f"offline: unchanged inputs, kept {OUT.relative_to(ROOT)} and {ZIP_NAME} ({n} files touched; --force rebuilds)")
+        return 0
+    step_cache.forget(STEP)
     if OUT.exists():
         shutil.rmtree(OUT)
     build()
     z = archive()
     record({"offline": z.name})
+    step_cache.record(STEP, key, outputs(), ignore=not_ours)
     print(f"offline: {OUT.relative_to(ROOT)} → {z.relative_to(ROOT)} ({z.stat().st_size / 1e6:.1f} MB)")
     return 0
 

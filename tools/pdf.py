@@ -1,6 +1,9 @@
 """Printable course notes: one A4 PDF per language, from the offline build, in Debian's chromium.
 
-    python tools/pdf.py   -> build/downloads/attention-course-<lang>.pdf
+    python tools/pdf.py           -> build/downloads/attention-course-<lang>.pdf
+    python tools/pdf.py --force   -> the same, even when nothing they are printed from changed
+Skipped when their inputs' content hash (the offline copy they print, the sources, chromium, the system fonts,
+today's date) and the PDFs are as the last run left them (tools/step_cache.py).
 Each PDF: a designed cover (title, a course figure, the date in the language's calendar and digits),
 contents with page numbers, the lessons in order (course.lessons()), the exercises' answers, page numbers
 in the language's digits (CSS page margin boxes), charts as vector SVG in their initial state with
@@ -29,7 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 from browser import ALL_CHARTS_RENDERED, launch  # noqa: E402
-from offline_copy import DOWNLOADS, OUT, record  # noqa: E402
+from offline_copy import DOWNLOADS, OUT, not_ours, outputs as offline_outputs, record  # noqa: E402
+import step_cache  # noqa: E402
 from hooks.print_pages import SHELL_SLOT, folder_for  # noqa: E402
 from scripts.common import course, numfmt  # noqa: E402
 from scripts.common.i18n import strings  # noqa: E402
@@ -252,10 +256,36 @@ def make_pdf(browser, lang: str, target: Path) -> int:
     return len(PdfReader(str(target)).pages)  # a PDF pypdf cannot read stops the run here
 
 
-def main() -> int:
+STEP = "pdf"
+
+
+def pdf_files() -> list[Path]:
+    return [DOWNLOADS / f"attention-course-{lang}.pdf" for lang in course.codes()]
+
+
+def inputs_key() -> str:
+    """The sources and environment (step_cache), plus what only printing reads: the offline copy as it stands
+    (without the print pages this step writes into it), chromium, the fonts it may fall back to, the cover's date."""
+    from browser import CHROMIUM
+    fonts = step_cache.command_output(["fc-list", "--format", "%{file}|%{family}|%{style}\n"])
+    return step_cache.inputs_key({
+        "step": STEP, "printed": step_cache.digests(offline_outputs(), ignore=not_ours),
+        "chromium": step_cache.command_output([CHROMIUM, "--version"]), "fonts": sorted(fonts.splitlines()),
+        "dates": {lang: date_text(lang) for lang in course.codes()}})
+
+
+def main(argv: list[str] | None = None) -> int:
     if not (OUT / "index.html").exists():
         print("build/offline is missing: run tools/offline_copy.py first (make site does)", file=sys.stderr)
         return 1
+    force = "--force" in (sys.argv[1:] if argv is None else argv)
+    key = inputs_key()
+    if not force and step_cache.fresh(STEP, key, pdf_files()):
+        step_cache.keep(pdf_files())
+        record({f"pdf-{lang}": f"attention-course-{lang}.pdf" for lang in course.codes()})
+        print(f"pdf: unchanged inputs, kept {', '.join(p.name for p in pdf_files())} (--force prints again)")
+        return 0
+    step_cache.forget(STEP)
     DOWNLOADS.mkdir(parents=True, exist_ok=True)
     # Every PDF is made in a staging folder and moved into place only when all succeeded:
     # a failed run leaves the previous set whole, never a new file beside an old one.
@@ -274,7 +304,8 @@ def main() -> int:
             browser.close()
         for target in made.values():
             os.replace(target, DOWNLOADS / target.name)
-        record({key: target.name for key, target in made.items()})
+        record({name: target.name for name, target in made.items()})
+        step_cache.record(STEP, key, pdf_files())
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return 0
