@@ -5,6 +5,7 @@ side by side; a key defined in two files is an error, not a silent override.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -64,11 +65,11 @@ def _merge(into: dict, new: dict, where: str, path: str = "") -> None:
             into[key] = value
 
 
-def load(f: Path) -> dict:
-    """One strings file; a YAML error names the file and the line."""
+def load(f: Path, text: str | None = None) -> dict:
+    """One strings file (its text when already read); a YAML error names the file and the line."""
     rel = f.relative_to(I18N.parent.parent)
     try:
-        data = yaml.safe_load(f.read_text(encoding="utf-8")) or {}
+        data = yaml.safe_load(f.read_text(encoding="utf-8") if text is None else text) or {}
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
         line = f":{mark.line + 1}" if mark else ""
@@ -81,10 +82,17 @@ def load(f: Path) -> dict:
 
 
 def strings(lang: str) -> dict:
-    out: dict = {}
     files = sorted((I18N / lang).glob("*.yml"))
     if not files:
         raise StringsError(f"no strings for {lang!r}: add scripts/i18n/{lang}/*.yml")
-    for f in files:
-        _merge(out, load(f), str(f.relative_to(I18N.parent.parent)))
-    return _wrap(out, lang)
+    return _wrap(_merged(tuple((f, f.read_text(encoding="utf-8")) for f in files)), lang)
+
+
+@lru_cache(maxsize=32)
+def _merged(texts: tuple[tuple[Path, str], ...]) -> dict:
+    """The files merged, parsed once per content (a build asks for a language's strings dozens of times);
+    never handed out as is: _wrap copies every container."""
+    out: dict = {}
+    for f, text in texts:
+        _merge(out, load(f, text), str(f.relative_to(I18N.parent.parent)))
+    return out
