@@ -257,6 +257,8 @@ def make_pdf(browser, lang: str, target: Path) -> int:
 
 
 STEP = "pdf"
+# Debian packages that shape a printed page (their versions are part of the PDFs' inputs; absent ones list empty)
+SYSTEM_PACKAGES = ("chromium*", "fonts-*", "libfontconfig*", "libfreetype*", "libharfbuzz*", "poppler-utils")
 
 
 def pdf_files() -> list[Path]:
@@ -271,6 +273,7 @@ def inputs_key() -> str:
     return step_cache.inputs_key({
         "step": STEP, "printed": step_cache.digests(offline_outputs(), ignore=not_ours),
         "chromium": step_cache.command_output([CHROMIUM, "--version"]), "fonts": sorted(fonts.splitlines()),
+        "system": step_cache.command_output(["dpkg-query", "-W", "-f", "${Package} ${Version}\\n", *SYSTEM_PACKAGES]),
         "dates": {lang: date_text(lang) for lang in course.codes()}})
 
 
