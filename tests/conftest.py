@@ -47,7 +47,9 @@ SITE_INPUTS = ("mkdocs.yml", "docs", "hooks", "overrides", "generated", "scripts
 
 def stale_outputs(site: Path) -> list[str]:
     """Outputs of `make site` that are missing or older than the newest of their inputs (by mtime; a
-    clean clone's inputs are all older than a build made after it)."""
+    clean clone's inputs are all older than a build made after it). `make site` skips the offline copy and
+    the PDFs when the content hash of their inputs is unchanged and then touches them (tools/step_cache.py,
+    which hashes every input listed here: tests/test_step_cache.py checks it)."""
     newest = max(f.stat().st_mtime for name in SITE_INPUTS for f in
                  ([ROOT / name] if (ROOT / name).is_file() else (ROOT / name).rglob("*"))
                  if f.is_file() and "__pycache__" not in f.parts and not f.name.startswith("."))  # .lock, .copied
