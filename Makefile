@@ -27,7 +27,7 @@ $(NODE): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-$(VENDOR): $(NODE) $(VENV) tools/vendor_assets.py
+$(VENDOR): $(NODE) $(VENV) tools/vendor_assets.py $(wildcard tools/vega/*.js)
 	$(PY) tools/vendor_assets.py
 	touch $@
 
