@@ -17,6 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import vendor_assets  # noqa: E402
+from conftest import LANGS, LESSONS, open_page  # noqa: E402
 
 BUNDLE = vendor_assets.OUT / vendor_assets.VEGA_BUNDLE
 SPECS = sorted((ROOT / "generated" / "charts").glob("*/*.vg.json"))
@@ -136,3 +137,24 @@ def test_the_check_sees_what_the_bundle_leaves_out():
 def test_the_vendor_folder_ships_only_the_bundle(piece):
     """The full builds are not copied next to it (they would ship in the site and the offline zip)."""
     assert not (BUNDLE.parent / piece).exists(), f"{piece} in {BUNDLE.parent.relative_to(ROOT)}: rerun tools/vendor_assets.py"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_chart_menu_saves_svg_and_png(context, base_url, lang):
+    """vega-embed's «⋯» menu, from the bundle: each action saves the chart (SVG from Vega's string
+    renderer, PNG from its canvas renderer), in every language."""
+    p = open_page(context, base_url, lang, LESSONS[0])
+    chart = p.locator(".chart-view").first
+    links = chart.locator(".vega-actions a")
+    menu = chart.locator("details:has(.vega-actions)")
+    kinds = []
+    for i in range(links.count()):
+        if not menu.evaluate("d => d.open"):
+            menu.locator("summary").click()
+        with p.expect_download() as download:
+            links.nth(i).click()
+        body = Path(download.value.path()).read_bytes()
+        kinds.append("svg" if body.lstrip().startswith(b"<svg") else "png" if body.startswith(b"\x89PNG") else body[:20])
+    assert sorted(kinds) == ["png", "svg"], f"{lang}: the menu saved {kinds}"
+    assert not p.errors, f"{lang}: {p.errors}"
+    p.close()
