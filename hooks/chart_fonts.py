@@ -12,7 +12,8 @@ and advances are the pinned TTF's own, so the live chart measures text as the st
 
 A page font (`page` in the `font:` block, when it is one of the pinned families: Vazirmatn for fa) is cut
 the same way, to every character of the site's built HTML (text, attributes and Material's script
-strings, in every language, so print pages, 404 pages and the PDF built from them are covered) plus
+strings, in every language, so print pages, 404 pages and the PDF built from them are covered; the
+exercise solutions a page loads when opened too) plus
 its languages' charts and strings (scripts/i18n/<lang>/*.yml: cover, months, exercise verdicts).
 What a reader types into search that no page shows falls back to the next font of the stack.
 tests/test_chart_fonts.py checks every character of every page is covered.
@@ -87,7 +88,8 @@ def page_chars(site: Path, langs: list[str]) -> set[str]:
         out |= chart_chars(lang)
         for yml in sorted((ROOT / "scripts" / "i18n" / lang).glob("*.yml")):
             out.update(yml.read_text(encoding="utf-8"))
-    for page in sorted(site.rglob("*.html")):
+    # pages, and what they load into themselves later (hooks/exercise_solutions.py, listed before this hook)
+    for page in sorted([*site.rglob("*.html"), *(site / "assets" / "solutions").glob("*.js")]):
         text = html.unescape(page.read_text(encoding="utf-8"))
         out.update(ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), text))
     return out

@@ -2,6 +2,7 @@
 with the pinned font's own glyphs and advances (so live charts measure text as the static SVG did)."""
 import html
 import io
+import json
 import re
 
 import pytest
@@ -82,11 +83,17 @@ def test_page_font_subset_shows_every_page(site_dir, family):
         full = TTFont(str(fonts.folder(family) / name))
         full_cmap, cmap = full.getBestCmap(), small.getBestCmap()
         assert len(cmap) < len(full_cmap) / 2, f"{name}: {len(cmap)} of {len(full_cmap)} characters: not cut to the pages"
+        # the pages, and the exercise solutions they load when opened (hooks/exercise_solutions.py)
+        solutions = {f"solutions/{js.stem}": "".join(json.loads(js.read_text(encoding="utf-8")[len("courseSolutions.define("):-3]).values())
+                     for js in sorted((site_dir / "assets" / "solutions").glob("*.js"))}
+        assert solutions, "no solution scripts under site/assets/solutions/"
         for lang in PAGE_FAMILIES[family]:
-            for page in course.pages():
-                shown = shown_text((site_dir / course.page_path(lang, page) / "index.html").read_text(encoding="utf-8"))
+            pages = {f"{lang}/{page}": (site_dir / course.page_path(lang, page) / "index.html").read_text(encoding="utf-8")
+                     for page in course.pages()}
+            for page, source in {**pages, **solutions}.items():
+                shown = shown_text(source)
                 lacking = sorted({c for c in shown if ord(c) in full_cmap and ord(c) not in cmap})
-                assert not lacking, f"{lang}/{page}: the served {name} lacks {lacking}"
+                assert not lacking, f"{page}: the served {name} lacks {lacking}"
                 wide, narrow = full["hmtx"].metrics, small["hmtx"].metrics
                 changed = sorted({c for c in shown if ord(c) in cmap and wide[full_cmap[ord(c)]][0] != narrow[cmap[ord(c)]][0]})
                 assert not changed, f"{name}: advances differ from the pinned font for {changed[:10]}"
