@@ -95,16 +95,23 @@ def page_chars(site: Path, langs: list[str]) -> set[str]:
     return out
 
 
-def subset_to(src: Path, dest: Path, chars: set[str]) -> None:
+# A page font keeps fontTools' default layout features (shaping: init, medi, fina, rlig, ccmp, calt,
+# liga, kern, mark…) and the ones our CSS asks for (course.css: tabular-nums); stylistic sets, small
+# capitals and old-style figures nobody asks for go (a quarter of the Persian face).
+PAGE_FEATURES = "--layout-features+=tnum"
+ALL_FEATURES = "--layout-features=*"
+
+
+def subset_to(src: Path, dest: Path, chars: set[str], features: str = ALL_FEATURES) -> None:
     from fontTools import subset as ft
     text = "".join(sorted(chars))
-    key = hashlib.sha256((text + src.name + str(src.stat().st_size)).encode()).hexdigest()[:16]
+    key = hashlib.sha256((text + src.name + str(src.stat().st_size) + features).encode()).hexdigest()[:16]
     small = CACHE / key / dest.name
     if not small.exists():
         small.parent.mkdir(parents=True, exist_ok=True)
         tmp = small.with_suffix(".tmp")
         unicodes = ",".join(f"U+{ord(c):04X}" for c in sorted(chars))
-        ft.main([str(src), f"--unicodes={unicodes}", "--layout-features=*", "--flavor=woff2",
+        ft.main([str(src), f"--unicodes={unicodes}", features, "--flavor=woff2",
                  f"--output-file={tmp}", "--no-hinting", "--desubroutinize", "--ignore-missing-unicodes", "--drop-tables+=FFTM"])
         tmp.replace(small)
     dest.write_bytes(small.read_bytes())
@@ -113,10 +120,10 @@ def subset_to(src: Path, dest: Path, chars: set[str]) -> None:
 def on_post_build(config, **kwargs) -> None:
     site = Path(config["site_dir"])
     vendor = site / "assets" / "vendor"
-    cuts = dict(chart_only_families())
+    cuts = {family: (chars, ALL_FEATURES) for family, chars in chart_only_families().items()}
     for family, langs in page_families().items():
-        cuts[family] = cuts.get(family, set()) | page_chars(site, langs)
-    for family, chars in cuts.items():
+        cuts[family] = (cuts.get(family, (set(),))[0] | page_chars(site, langs), PAGE_FEATURES)
+    for family, (chars, features) in cuts.items():
         for ttf in fonts.files(family):
             for served in vendor.glob(f"*/{ttf.stem}.woff2"):  # the faces the pages' @font-face serve
-                subset_to(ttf, served, chars)
+                subset_to(ttf, served, chars, features)

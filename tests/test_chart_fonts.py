@@ -97,3 +97,28 @@ def test_page_font_subset_shows_every_page(site_dir, family):
                 wide, narrow = full["hmtx"].metrics, small["hmtx"].metrics
                 changed = sorted({c for c in shown if ord(c) in cmap and wide[full_cmap[ord(c)]][0] != narrow[cmap[ord(c)]][0]})
                 assert not changed, f"{name}: advances differ from the pinned font for {changed[:10]}"
+
+
+CSS_FEATURES = {"tabular-nums": "tnum", "oldstyle-nums": "onum", "lining-nums": "lnum", "small-caps": "smcp",
+                "slashed-zero": "zero", "diagonal-fractions": "frac"}
+
+
+def asked_features(site_dir) -> set[str]:
+    """OpenType features the site's stylesheets ask for (font-variant keywords, font-feature-settings)."""
+    css = "".join(p.read_text(encoding="utf-8") for p in sorted(site_dir.glob("assets/**/*.css")))
+    out = {tag for word, tag in CSS_FEATURES.items() if word in css}
+    for settings in re.findall(r"font-feature-settings:([^;}]*)", css):
+        out.update(re.findall(r'"(\w{4})"', settings))
+    return out
+
+
+@pytest.mark.parametrize("family", sorted(PAGE_FAMILIES))
+def test_page_font_keeps_the_features_the_css_asks_for(site_dir, family):
+    asked = asked_features(site_dir)
+    assert "tnum" in asked, "course.css asks for tabular-nums (tables): the check reads the stylesheets"
+    tags = lambda font: {r.FeatureTag for t in ("GSUB", "GPOS") if t in font for r in font[t].table.FeatureList.FeatureRecord}  # noqa: E731
+    for name, small in served(site_dir, family).items():
+        full = TTFont(str(fonts.folder(family) / name))
+        lost = (asked & tags(full)) - tags(small)
+        assert not lost, f"{name}: the served cut dropped {sorted(lost)}, which the stylesheets ask for"
+        assert {"init", "medi", "fina", "rlig"} & tags(full) <= tags(small), f"{name}: shaping features dropped"
