@@ -4,6 +4,7 @@ PY := .venv/bin/python
 VENV := .venv/.installed
 NODE := node_modules/.package-lock.json
 VENDOR := overrides/assets/vendor/.copied
+VEGA_BUNDLE := overrides/assets/vendor/vega/vega-course.min.js
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
@@ -27,14 +28,18 @@ $(NODE): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-$(VENDOR): $(NODE) $(VENV) tools/vendor_assets.py
+$(VENDOR): $(NODE) $(VENV) tools/vendor_assets.py $(wildcard tools/vega/*.js)
 	$(PY) tools/vendor_assets.py
 	touch $@
 
-assets: $(VENDOR)
+# the same script builds the Vega bundle (tools/vega/): a deleted bundle is built again
+$(VEGA_BUNDLE): | $(VENDOR)
+	$(PY) tools/vendor_assets.py
+
+assets: $(VENDOR) $(VEGA_BUNDLE)
 
 ## data: recompute what changed in generated/ (FORCE=1 recomputes everything)
-data: $(VENV) $(VENDOR)
+data: $(VENV) $(VENDOR) $(VEGA_BUNDLE)
 	$(PY) -m scripts.run $(if $(FORCE),--force)
 
 ## timings: re-measure generated/timings/ (machine-dependent; `make data` never does)

@@ -1,4 +1,5 @@
-"""A chart-only font is served with just the characters the charts draw (issue 12, lighter pages).
+"""Fonts are served with just the characters they draw (issue 12, lighter pages): a chart-only font
+with the characters of the charts, a page font with those of the built pages.
 
 When a language's pinned chart family is not its page font (`font:` in scripts/i18n/<lang>/language.yml:
 `chart` differs from `page`), nothing but chart text uses it, so the copy the site serves
@@ -8,11 +9,21 @@ generated/charts/<lang>/*.vg.json), printable ASCII and the language's number si
 and advances are the pinned TTF's own, so the live chart measures text as the static SVG did
 (vl-convert reads the full TTF; generated/ does not change). Subsets are cached by character set in
 .cache/chart-fonts/. tests/test_chart_fonts.py checks that every character a chart draws is covered.
+
+A page font (`page` in the `font:` block, when it is one of the pinned families: Vazirmatn for fa) is cut
+the same way, to every character of the site's built HTML (text, attributes and Material's script
+strings, in every language, so print pages, 404 pages and the PDF built from them are covered; the
+exercise solutions a page loads when opened too) plus
+its languages' charts and strings (scripts/i18n/<lang>/*.yml: cover, months, exercise verdicts).
+What a reader types into search that no page shows falls back to the next font of the stack.
+tests/test_chart_fonts.py checks every character of every page is covered.
 """
 from __future__ import annotations
 
 import hashlib
+import html
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -56,24 +67,63 @@ def chart_only_families() -> dict[str, set[str]]:
     return out
 
 
-def subset_to(src: Path, dest: Path, chars: set[str]) -> None:
+def page_families() -> dict[str, list[str]]:
+    """family → the languages whose pages are set in it, for each page font that is a pinned family."""
+    pinned = fonts.families()
+    out: dict[str, list[str]] = {}
+    for lang in course.languages():
+        if lang.font.get("page") in pinned:
+            out.setdefault(lang.font["page"], []).append(lang.code)
+    return out
+
+
+ESCAPED = re.compile(r"\\u([0-9a-fA-F]{4})")  # JSON in a page (Material's strings for its scripts)
+
+
+def page_chars(site: Path, langs: list[str]) -> set[str]:
+    """Every character a built page can show (all HTML of the site, entities and JSON escapes read),
+    the languages' chart characters and the characters of their strings files."""
+    out: set[str] = set()
+    for lang in langs:
+        out |= chart_chars(lang)
+        for yml in sorted((ROOT / "scripts" / "i18n" / lang).glob("*.yml")):
+            out.update(yml.read_text(encoding="utf-8"))
+    # pages, and what they load into themselves later (hooks/exercise_solutions.py, listed before this hook)
+    for page in sorted([*site.rglob("*.html"), *(site / "assets" / "solutions").glob("*.js")]):
+        text = html.unescape(page.read_text(encoding="utf-8"))
+        out.update(ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), text))
+    return out
+
+
+# A page font keeps fontTools' default layout features (shaping: init, medi, fina, rlig, ccmp, calt,
+# liga, kern, mark…) and the ones our CSS asks for (course.css: tabular-nums); stylistic sets, small
+# capitals and old-style figures nobody asks for go (a quarter of the Persian face).
+PAGE_FEATURES = "--layout-features+=tnum"
+ALL_FEATURES = "--layout-features=*"
+
+
+def subset_to(src: Path, dest: Path, chars: set[str], features: str = ALL_FEATURES) -> None:
     from fontTools import subset as ft
     text = "".join(sorted(chars))
-    key = hashlib.sha256((text + src.name + str(src.stat().st_size)).encode()).hexdigest()[:16]
+    key = hashlib.sha256((text + src.name + str(src.stat().st_size) + features).encode()).hexdigest()[:16]
     small = CACHE / key / dest.name
     if not small.exists():
         small.parent.mkdir(parents=True, exist_ok=True)
         tmp = small.with_suffix(".tmp")
         unicodes = ",".join(f"U+{ord(c):04X}" for c in sorted(chars))
-        ft.main([str(src), f"--unicodes={unicodes}", "--layout-features=*", "--flavor=woff2",
+        ft.main([str(src), f"--unicodes={unicodes}", features, "--flavor=woff2",
                  f"--output-file={tmp}", "--no-hinting", "--desubroutinize", "--ignore-missing-unicodes", "--drop-tables+=FFTM"])
         tmp.replace(small)
     dest.write_bytes(small.read_bytes())
 
 
 def on_post_build(config, **kwargs) -> None:
-    vendor = Path(config["site_dir"]) / "assets" / "vendor"
-    for family, chars in chart_only_families().items():
+    site = Path(config["site_dir"])
+    vendor = site / "assets" / "vendor"
+    cuts = {family: (chars, ALL_FEATURES) for family, chars in chart_only_families().items()}
+    for family, langs in page_families().items():
+        cuts[family] = (cuts.get(family, (set(),))[0] | page_chars(site, langs), PAGE_FEATURES)
+    for family, (chars, features) in cuts.items():
         for ttf in fonts.files(family):
             for served in vendor.glob(f"*/{ttf.stem}.woff2"):  # the faces the pages' @font-face serve
-                subset_to(ttf, served, chars)
+                subset_to(ttf, served, chars, features)

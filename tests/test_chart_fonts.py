@@ -1,6 +1,9 @@
 """A chart-only font (hooks/chart_fonts.py) is served as a subset that still draws every chart character
 with the pinned font's own glyphs and advances (so live charts measure text as the static SVG did)."""
+import html
 import io
+import json
+import re
 
 import pytest
 from fontTools.ttLib import TTFont
@@ -55,3 +58,67 @@ def test_every_drawn_chart_character_is_in_the_served_font(browser, base_url, si
     assert drawn, f"{lang}/{lesson}: no chart text drawn"
     missing = sorted({c for c in drawn if ord(c) in full and ord(c) not in covered})
     assert not missing, f"{lang}/{lesson}: charts draw {missing} that the served {family} subset lacks"
+
+
+PAGE_FAMILIES = chart_fonts.page_families()
+SHOWN = re.compile(r'<(script|style)\b.*?</\1>|<[^>]*?\b(?:title|alt|placeholder|aria-label|data-tip)="([^"]*)"[^>]*>|<[^>]*>', re.S)
+
+
+def shown_text(page_html: str) -> str:
+    """What a page shows: its text and the attributes a reader sees (tooltips, placeholders, labels)."""
+    return html.unescape(SHOWN.sub(lambda m: " " + (m.group(2) or "") + " ", page_html))
+
+
+def test_some_page_font_is_pinned():
+    assert PAGE_FAMILIES, "no language sets its pages in a pinned family: nothing to cut to the pages"
+
+
+@pytest.mark.parametrize("family", sorted(PAGE_FAMILIES))
+def test_page_font_subset_shows_every_page(site_dir, family):
+    """The served page font is a cut (hooks/chart_fonts.py) that still has every character the pages of
+    its languages show, with the pinned font's advances."""
+    faces = served(site_dir, family)
+    assert faces, f"{family}: no face served under site/assets/vendor/"
+    for name, small in faces.items():
+        full = TTFont(str(fonts.folder(family) / name))
+        full_cmap, cmap = full.getBestCmap(), small.getBestCmap()
+        assert len(cmap) < len(full_cmap) / 2, f"{name}: {len(cmap)} of {len(full_cmap)} characters: not cut to the pages"
+        # the pages, and the exercise solutions they load when opened (hooks/exercise_solutions.py)
+        solutions = {f"solutions/{js.stem}": "".join(json.loads(js.read_text(encoding="utf-8")[len("courseSolutions.define("):-3]).values())
+                     for js in sorted((site_dir / "assets" / "solutions").glob("*.js"))}
+        assert solutions, "no solution scripts under site/assets/solutions/"
+        for lang in PAGE_FAMILIES[family]:
+            pages = {f"{lang}/{page}": (site_dir / course.page_path(lang, page) / "index.html").read_text(encoding="utf-8")
+                     for page in course.pages()}
+            for page, source in {**pages, **solutions}.items():
+                shown = shown_text(source)
+                lacking = sorted({c for c in shown if ord(c) in full_cmap and ord(c) not in cmap})
+                assert not lacking, f"{page}: the served {name} lacks {lacking}"
+                wide, narrow = full["hmtx"].metrics, small["hmtx"].metrics
+                changed = sorted({c for c in shown if ord(c) in cmap and wide[full_cmap[ord(c)]][0] != narrow[cmap[ord(c)]][0]})
+                assert not changed, f"{name}: advances differ from the pinned font for {changed[:10]}"
+
+
+CSS_FEATURES = {"tabular-nums": "tnum", "oldstyle-nums": "onum", "lining-nums": "lnum", "small-caps": "smcp",
+                "slashed-zero": "zero", "diagonal-fractions": "frac"}
+
+
+def asked_features(site_dir) -> set[str]:
+    """OpenType features the site's stylesheets ask for (font-variant keywords, font-feature-settings)."""
+    css = "".join(p.read_text(encoding="utf-8") for p in sorted(site_dir.glob("assets/**/*.css")))
+    out = {tag for word, tag in CSS_FEATURES.items() if word in css}
+    for settings in re.findall(r"font-feature-settings:([^;}]*)", css):
+        out.update(re.findall(r'"(\w{4})"', settings))
+    return out
+
+
+@pytest.mark.parametrize("family", sorted(PAGE_FAMILIES))
+def test_page_font_keeps_the_features_the_css_asks_for(site_dir, family):
+    asked = asked_features(site_dir)
+    assert "tnum" in asked, "course.css asks for tabular-nums (tables): the check reads the stylesheets"
+    tags = lambda font: {r.FeatureTag for t in ("GSUB", "GPOS") if t in font for r in font[t].table.FeatureList.FeatureRecord}  # noqa: E731
+    for name, small in served(site_dir, family).items():
+        full = TTFont(str(fonts.folder(family) / name))
+        lost = (asked & tags(full)) - tags(small)
+        assert not lost, f"{name}: the served cut dropped {sorted(lost)}, which the stylesheets ask for"
+        assert {"init", "medi", "fina", "rlig"} & tags(full) <= tags(small), f"{name}: shaping features dropped"

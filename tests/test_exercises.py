@@ -19,8 +19,33 @@ EXERCISE = re.compile(r'<div class="exercise"[^>]*>.*?</details>\s*</div>', re.S
 SOLUTION = re.compile(r'<details class="exercise-solution".*?</details>', re.S)
 
 
+ON_DEMAND = re.compile(r'(<details class="exercise-solution"[^>]*?) data-src="([^"]*)">(\s*<summary>.*?</summary>).*?(</details>)', re.S)
+
+
+def page_file(site_dir, lang, lesson) -> Path:
+    return site_dir / ("" if lang == "uk" else lang) / lesson / "index.html"
+
+
+def solution_script(page: Path, src: str) -> dict:
+    """The solutions a site page loads when one is opened (hooks/exercise_solutions.py): id → HTML."""
+    text = (page.parent / src).resolve().read_text(encoding="utf-8")
+    assert text.startswith("courseSolutions.define(") and text.rstrip().endswith(");"), src
+    return json.loads(text.strip()[len("courseSolutions.define("):-2])
+
+
 def built(site_dir, lang, lesson) -> str:
-    return (site_dir / ("" if lang == "uk" else lang) / lesson / "index.html").read_text(encoding="utf-8")
+    """The lesson as a reader has it with every solution opened: a solution the site loads on demand is
+    put back in its <details> from the page's solution script, as exercises.js does."""
+    page = page_file(site_dir, lang, lesson)
+    out = page.read_text(encoding="utf-8")
+    for src in set(m.group(2) for m in ON_DEMAND.finditer(out)):
+        bodies = solution_script(page, html.unescape(src))
+
+        def put_back(block: re.Match) -> str:
+            body = bodies[attrs(block.group(0))["id"]]
+            return ON_DEMAND.sub(lambda m: m.group(1) + ">" + m.group(3) + body + m.group(4), block.group(0))
+        out = EXERCISE.sub(put_back, out)
+    return out
 
 
 def attrs(block: str) -> dict:
@@ -201,3 +226,27 @@ def test_generated_answers_match_a_fresh_computation():
     from scripts.experiments.exercises import compute
     stored = (ROOT / "generated" / "data" / "exercises.json").read_text(encoding="utf-8")
     assert jsonio.dumps(compute()) == stored, "generated/data/exercises.json is stale: run `make data FORCE=1`"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lesson", MINIMUM)
+def test_site_loads_solutions_when_opened_and_the_offline_copy_keeps_them(site_dir, offline_copy, lang, lesson):
+    """On the site each solution's body waits in the page's solution script (the page links the PDF's
+    answers for readers without JavaScript); the offline copy, read from disk, has them in the page."""
+    page = page_file(site_dir, lang, lesson)
+    raw = page.read_text(encoding="utf-8")
+    blocks = EXERCISE.findall(raw)
+    found = [m for b in blocks for m in ON_DEMAND.finditer(b)]
+    assert blocks and len(found) == len(blocks), f"{lang}/{lesson}: every solution loads on demand"
+    assert 'class="exercise-answer"' not in raw, f"{lang}/{lesson}: a solution's body is still in the page"
+    pdf = f'download="attention-course-{lang}.pdf"'
+    assert all(pdf in m.group(0) for m in found), f"{lang}/{lesson}: a solution placeholder does not link the PDF"
+    srcs = {m.group(2) for m in found}
+    assert len(srcs) == 1, srcs
+    assert sorted(solution_script(page, srcs.pop())) == sorted(attrs(b)["id"] for b in blocks)
+    from scripts.common import course
+    offline = (offline_copy / f"{course.language(lang).prefix}{lesson}.html").read_text(encoding="utf-8")
+    inline = EXERCISE.findall(offline)
+    assert len(inline) == len(blocks) and "data-src" not in "".join(SOLUTION.findall(offline))
+    assert offline.count('class="exercise-answer"') == sum(DATA[attrs(b)["id"].removeprefix("exercise-")]["kind"] != "derivation"
+                                                           for b in blocks)

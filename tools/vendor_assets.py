@@ -2,9 +2,12 @@
 
 Nothing is fetched at run time: the site ships these copies. KaTeX's stylesheet is trimmed to its
 woff2 fonts (every browser we target reads woff2), and only the Vazirmatn weights we use are kept.
+Vega and vega-embed are bundled into one script with only what our charts use (tools/vega/, built
+with the pinned esbuild; tests/test_vega_bundle.py checks every generated spec against it).
 """
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -41,12 +44,33 @@ def subset(src: Path, dest: Path, unicodes: str = UNICODES) -> None:
              f"--output-file={dest}", "--no-hinting", "--desubroutinize"])
 
 
+# Our Vega (tools/vega/vega.js) stands in for the "vega" package; these modules are replaced by the
+# stand-ins of tools/vega/absent.js (what each one was for is written there).
+VEGA_BUNDLE = "vega/vega-course.min.js"
+VEGA_ABSENT = ("vega-lite", "vega-interpreter", "vega-themes", "d3-geo", "d3-scale-chromatic", "topojson-client")
+
+
+def bundle_vega() -> None:
+    """vega-embed over our trimmed Vega, minified into one script that sets window.vegaEmbed."""
+    esbuild = NM / ".bin" / "esbuild"
+    if not esbuild.exists():
+        raise SystemExit("node_modules/.bin/esbuild is missing: run `npm ci` (package.json pins it; make assets does)")
+    tmp = ROOT / "build" / "vega-course.min.js"
+    tmp.parent.mkdir(parents=True, exist_ok=True)
+    aliases = ["--alias:vega=./tools/vega/vega.js"] + [f"--alias:{m}=./tools/vega/absent.js" for m in VEGA_ABSENT]
+    subprocess.run([str(esbuild), "tools/vega/entry.js", "--bundle", "--minify", "--format=iife",
+                    "--log-level=warning", f"--outfile={tmp}", *aliases], cwd=ROOT, check=True)
+    copy(tmp, OUT / VEGA_BUNDLE)
+    for old in (OUT / "vega").iterdir():  # earlier copies (vega.min.js, vega-embed.min.js) would ship too
+        if old.name != Path(VEGA_BUNDLE).name:
+            old.unlink()
+
+
 def main() -> int:
     if not NM.is_dir():
         print("node_modules/ is missing: run `npm ci` first (make assets does)", file=sys.stderr)
         return 1
-    copy(NM / "vega/build/vega.min.js", OUT / "vega/vega.min.js")
-    copy(NM / "vega-embed/build/vega-embed.min.js", OUT / "vega/vega-embed.min.js")
+    bundle_vega()
     # the offline build's web-worker shim for file:// (Material names a CDN copy unless given ours)
     copy(NM / "iframe-worker/shim/index.js", OUT / "iframe-worker/shim.js")
     css = (NM / "katex/dist/katex.min.css").read_text(encoding="utf-8")

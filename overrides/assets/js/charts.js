@@ -159,7 +159,7 @@
   }
 
   function loadVega() {
-    return loadScript(me.dataset.vega).then(function () { return loadScript(me.dataset.embed); });
+    return loadScript(me.dataset.vega);  // Vega and vega-embed in one script (tools/vega/)
   }
 
   // One chart per task: the page stays responsive while several render

@@ -130,6 +130,45 @@
     if (first) READ = JSON.parse(first.dataset.read);
     document.querySelectorAll(".exercise").forEach(setup);
   }
+  // ── Worked solutions on demand (hooks/exercise_solutions.py) ─────────────────────────────────
+  // On the site a solution's body waits in assets/solutions/<page>.js (its <details> has data-src);
+  // opening one loads that script once (a script, not a fetch, so file:// works too), which hands
+  // over every solution of the page. The offline copy has them in the page (no data-src).
+  var solutions = null;   // exercise element id → the solution's HTML, once the page's script ran
+  var requested = {};     // script URL → true
+
+  function fill(details) {
+    var ex = details.closest(".exercise");
+    if (!solutions || !ex || solutions[ex.id] == null) return;
+    var summary = details.querySelector("summary");
+    while (summary.nextSibling) details.removeChild(summary.nextSibling);
+    summary.insertAdjacentHTML("afterend", solutions[ex.id]);
+    details.removeAttribute("data-src");
+  }
+
+  function openSolution(details) {
+    if (solutions) return fill(details);
+    var src = details.dataset.src;
+    if (requested[src]) return;
+    requested[src] = true;
+    var s = document.createElement("script");
+    s.src = src;
+    s.onerror = function () { requested[src] = false; console.error("could not load " + src); };
+    document.head.appendChild(s);
+  }
+
+  window.courseSolutions = {
+    define: function (bySolution) {
+      solutions = bySolution;
+      document.querySelectorAll("details.exercise-solution[data-src][open]").forEach(fill);
+    }
+  };
+  // toggle does not bubble; a capturing listener still hears every <details>
+  document.addEventListener("toggle", function (e) {
+    var details = e.target;
+    if (details.open && details.matches && details.matches("details.exercise-solution[data-src]")) openSolution(details);
+  }, true);
+
   // exposed for tests of the reading rules
   window.courseExercises = { parse: parse, verdict: verdict };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();

@@ -1,0 +1,160 @@
+"""The course's Vega bundle (tools/vega/, built by tools/vendor_assets.py into the vendor folder) holds
+everything the generated specs use: each spec's transforms, scale types and schemes, mark types and
+expression functions are read from the spec and asked of the bundle itself, and every spec is parsed and
+run by it (in node, without a browser). A chart that needs a piece left out fails here, naming the chart
+and the piece, instead of drawing nothing in a reader's browser."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import vendor_assets  # noqa: E402
+from conftest import LANGS, LESSONS, open_page  # noqa: E402
+
+BUNDLE = vendor_assets.OUT / vendor_assets.VEGA_BUNDLE
+SPECS = sorted((ROOT / "generated" / "charts").glob("*/*.vg.json"))
+EXPRESSION_KEYS = {"signal", "expr", "update", "init", "test"}  # where Vega reads an expression string
+CALL = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*\(")
+QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+
+# Load the bundle as a page would (it sets vegaEmbed), then for each kind say which names it lacks,
+# and parse and run every spec (renderer "none": the dataflow, scales and scenegraph, no drawing).
+ASK = r"""
+const fs = require('fs');
+require('vm').runInThisContext(fs.readFileSync(process.argv[1], 'utf8'));
+const vega = globalThis.vegaEmbed.vega, has = vega.bundled;
+const input = JSON.parse(fs.readFileSync(0, 'utf8'));
+const missing = {};
+for (const [kind, names] of Object.entries(input.names)) missing[kind] = names.filter(n => !has[kind](n));
+(async () => {
+  const errors = {};
+  for (const [chart, spec] of Object.entries(input.specs)) {
+    try { await new vega.View(vega.parse(spec), {renderer: 'none'}).runAsync(); }
+    catch (e) { errors[chart] = String(e && e.message || e); }
+  }
+  process.stdout.write(JSON.stringify({missing, errors}));
+})();
+"""
+
+
+def needs(spec: dict) -> dict[str, set[str]]:
+    """What a compiled Vega spec asks of Vega: transform, scale and mark types, schemes, functions."""
+    out = {"transform": set(), "scale": set(), "scheme": set(), "mark": set(), "fn": set()}
+
+    def expression(text: str) -> None:
+        out["fn"].update(CALL.findall(QUOTED.sub("''", text)))
+
+    def walk(node, key: str | None = None) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "transform" and isinstance(v, list):
+                    out["transform"].update(t["type"] for t in v if isinstance(t, dict) and "type" in t)
+                elif k == "scales" and isinstance(v, list):
+                    for s in v:
+                        out["scale"].add(s.get("type", "linear"))  # Vega's default scale type
+                        scheme = s.get("range", {}).get("scheme") if isinstance(s.get("range"), dict) else None
+                        if isinstance(scheme, str):
+                            out["scheme"].add(scheme)
+                elif k == "marks" and isinstance(v, list):
+                    out["mark"].update(m["type"] for m in v if isinstance(m, dict) and "type" in m)
+                elif k == "projections" and v:
+                    out["transform"].add("projection")  # Vega turns each projection into one
+                elif k == "filter" and key == "events":  # event filters are expressions too
+                    for f in v if isinstance(v, list) else [v]:
+                        if isinstance(f, str):
+                            expression(f)
+                if k in EXPRESSION_KEYS and isinstance(v, str):
+                    expression(v)
+                walk(v, k)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v, key)
+
+    walk(spec)
+    return out
+
+
+def ask_bundle(specs: dict[str, dict]) -> tuple[dict[str, set[str]], dict[str, str]]:
+    """Which of the specs' needs the bundle lacks (kind → names), and any spec it cannot parse or run."""
+    node = shutil.which("node")
+    assert node, "node is missing (Debian: apt-get install nodejs)"
+    assert BUNDLE.exists(), f"{BUNDLE.relative_to(ROOT)} is missing: run `make assets` (tools/vendor_assets.py)"
+    names: dict[str, set[str]] = {}
+    for spec in specs.values():
+        for kind, found in needs(spec).items():
+            names.setdefault(kind, set()).update(found)
+    payload = json.dumps({"names": {k: sorted(v) for k, v in names.items()}, "specs": specs})
+    proc = subprocess.run([node, "-e", ASK, str(BUNDLE)], input=payload, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    answer = json.loads(proc.stdout)
+    return {k: set(v) for k, v in answer["missing"].items()}, answer["errors"]
+
+
+def test_every_spec_has_what_it_needs_in_the_bundle():
+    assert SPECS, "no compiled specs under generated/charts/: run `make data`"
+    specs = {f"{p.parent.name}/{p.name.removesuffix('.vg.json')}": json.loads(p.read_text(encoding="utf-8"))
+             for p in SPECS}
+    missing, errors = ask_bundle(specs)
+    problems = [f"{chart}: the bundle has no {kind} {name!r}"
+                for chart, spec in specs.items() for kind, found in needs(spec).items()
+                for name in sorted(found & missing.get(kind, set()))]
+    problems += [f"{chart}: {err}" for chart, err in errors.items()]
+    assert not problems, ("charts need what the Vega bundle leaves out; add it in tools/vega/vega.js "
+                          "(or drop its stand-in from tools/vega/absent.js), then `make assets`:\n  "
+                          + "\n  ".join(problems))
+
+
+def test_the_check_sees_what_the_bundle_leaves_out():
+    """A spec using left-out pieces (a force layout, a geo function, a d3 palette, an unknown mark)
+    is caught by name; a spec using common pieces is not."""
+    spec = {
+        "$schema": "https://vega.github.io/schema/vega/v6.json",
+        "signals": [{"name": "area", "update": "geoArea(null, {'type': 'Sphere'}) + floor(2.5)"}],
+        "data": [{"name": "d", "values": [{"x": 1}],
+                  "transform": [{"type": "force"}, {"type": "formula", "expr": "format(datum.x, 'f(x)')", "as": "y"}]}],
+        "scales": [{"name": "c", "type": "ordinal", "range": {"scheme": "category10"}, "domain": [1]},
+                   {"name": "b", "type": "linear", "range": {"scheme": "blues"}, "domain": [0, 1]}],
+        "marks": [{"type": "wordcloud"}, {"type": "rect"}],
+    }
+    found = needs(spec)
+    assert found["fn"] == {"geoArea", "floor", "format"}, found["fn"]  # nothing from inside 'f(x)'
+    missing, errors = ask_bundle({"made-up": spec})
+    assert missing == {"transform": {"force"}, "scale": set(), "scheme": {"category10"},
+                       "mark": {"wordcloud"}, "fn": {"geoArea"}}, missing
+    assert "made-up" in errors  # and Vega itself refuses it
+
+
+@pytest.mark.parametrize("piece", ["vega.min.js", "vega-embed.min.js"])
+def test_the_vendor_folder_ships_only_the_bundle(piece):
+    """The full builds are not copied next to it (they would ship in the site and the offline zip)."""
+    assert not (BUNDLE.parent / piece).exists(), f"{piece} in {BUNDLE.parent.relative_to(ROOT)}: rerun tools/vendor_assets.py"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_chart_menu_saves_svg_and_png(context, base_url, lang):
+    """vega-embed's «⋯» menu, from the bundle: each action saves the chart (SVG from Vega's string
+    renderer, PNG from its canvas renderer), in every language."""
+    p = open_page(context, base_url, lang, LESSONS[0])
+    chart = p.locator(".chart-view").first
+    links = chart.locator(".vega-actions a")
+    menu = chart.locator("details:has(.vega-actions)")
+    kinds = []
+    for i in range(links.count()):
+        if not menu.evaluate("d => d.open"):
+            menu.locator("summary").click()
+        with p.expect_download() as download:
+            links.nth(i).click()
+        body = Path(download.value.path()).read_bytes()
+        kinds.append("svg" if body.lstrip().startswith(b"<svg") else "png" if body.startswith(b"\x89PNG") else body[:20])
+    assert sorted(kinds) == ["png", "svg"], f"{lang}: the menu saved {kinds}"
+    assert not p.errors, f"{lang}: {p.errors}"
+    p.close()

@@ -1,0 +1,6 @@
+// The course's chart code in one script: vega-embed over the trimmed Vega of ./vega.js. charts.js
+// loads it when the first chart nears the viewport and calls window.vegaEmbed; vegaEmbed.vega is
+// that Vega (tests/test_vega_bundle.py asks it what it can draw).
+import embed, {vega} from 'vega-embed';
+embed.vega = vega;
+globalThis.vegaEmbed = embed;
