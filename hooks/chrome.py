@@ -63,3 +63,8 @@ def landmarks(output: str, config) -> str:
 
 def on_post_page(output: str, page, config, **kwargs) -> str:
     return landmarks(output, config)
+
+
+@event_priority(10)   # before hooks/notfound.py keeps the 404 page it writes for each language
+def on_post_template(output: str, template_name: str, config, **kwargs) -> str:
+    return landmarks(output, config) if template_name == "404.html" else output
