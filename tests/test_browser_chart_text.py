@@ -63,7 +63,7 @@ TEXT_FAULTS = """async (controls = true) => {
       if (d > SLACK) faults.push(`${id}: overlap «${texts[i].t}» × «${texts[j].t}» by ${Math.round(d)}`);
     }
   }
-  const settle = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 30))));
+  const settle = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150))));
   for (const view of document.querySelectorAll('.chart-view')) {
     check(view, '');
     if (!controls) continue;

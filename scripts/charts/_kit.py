@@ -157,25 +157,30 @@ def _length(text: str) -> int:
 
 def halves(template: str) -> list[str]:
     """`template` cut in two at the break nearest its middle: after ; : , ، ؛ or before → · — where it
-    has one, else at a space; never inside a `formula`. [template] when it cannot be cut."""
+    has one, else at a space outside a `run`, else at a space inside one (each line keeps its part of the
+    run isolated); never beside an operator (a = b). [template] when it cannot be cut."""
     def outside_formula(i):
         return template[:i].count("`") % 2 == 0
     cuts = [m.start() for rx in (_AFTER, _BEFORE) for m in rx.finditer(template) if outside_formula(m.start())]
-    cuts = cuts or [i for i, ch in enumerate(template) if ch == " " and outside_formula(i)   # not inside
-                    and 0 < i < len(template) - 1 and not {template[i - 1], template[i + 1]} & set(_OPERATORS)]  # a = b
+    spaces = [i for i, ch in enumerate(template) if ch == " " and 0 < i < len(template) - 1
+              and not {template[i - 1], template[i + 1]} & set(_OPERATORS)]          # never inside a = b
+    cuts = cuts or [i for i in spaces if outside_formula(i)] or spaces   # a long `run` of words, last
     if not cuts:
         return [template]
     mid = _length(template) / 2
     cut = min(cuts, key=lambda i: abs(_length(template[:i]) - mid))
-    return [template[:cut], template[cut + 1:]]
+    if outside_formula(cut):
+        return [template[:cut], template[cut + 1:]]
+    return [template[:cut] + "`", "`" + template[cut + 1:]]     # each line keeps its part of the run isolated
 
 
 def fit(template: str, size: float, width: str = "width", **parts: str) -> str:
     """A Vega expression writing `template` as say() does, on one line when it fits `width` (an
-    expression, px) at font size `size`, else on two, else on up to four (lines joined by BREAK: draw
-    it with lineBreak=BREAK)."""
-    two = halves(template)
-    levels = [[template], two, [q for p in two for q in (halves(p) if _length(p) > SHORT else [p])]]
+    expression, px) at font size `size`, else on two, else with its long pieces broken again, up to
+    three times (lines joined by BREAK: draw it with lineBreak=BREAK)."""
+    levels = [[template], halves(template)]
+    while len(levels) < 4 and len(levels[-1]) > len(levels[-2]):     # long pieces broken again
+        levels.append([q for p in levels[-1] for q in (halves(p) if _length(p) > SHORT else [p])])
     levels = [lv for k, lv in enumerate(levels) if k == 0 or len(lv) > len(levels[k - 1])]
     texts = [[f"({say(p, **parts)})" for p in lv] for lv in levels]
     out = f" + {js(BREAK)} + ".join(texts[-1])

@@ -64,7 +64,9 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                             labelExpr=f"{json.dumps(_labels(ca, ids, glosses, lines=True), ensure_ascii=False)}"
                                       f"[{sentence.name}][datum.value]"))
     y = alt.Y("row:O", title=bidi(t["y"]), scale=alt.Scale(paddingInner=0.06),
-              axis=alt.Axis(labelFontSize=13, ticks=False, domain=False,
+              # one width for the word column whatever the sentence: the lines under the matrix wrap at the
+              # matrix's width, and Vega lays a view out again only once after it changes
+              axis=alt.Axis(labelFontSize=13, ticks=False, domain=False, minExtent=48, maxExtent=48,
                             labelExpr=f"{json.dumps({s: ca['sentences'][s]['target'] for s in ids})}"
                                       f"[{sentence.name}][datum.value]"))
     tip = [alt.Tooltip("target:N", title=t["target"]), alt.Tooltip("source_label:N", title=t["source"]),
@@ -86,7 +88,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                                   for line in ([part] if isinstance(two_lines(part, SUBTITLE_CHARS), str)
                                                else two_lines(part, SUBTITLE_CHARS))],
                         anchor=anchor(t["title"])),
-        padding={"top": MENU_HEIGHT, "left": 5, "right": 5, "bottom": 70}, description=t["description"])
+        padding={"top": MENU_HEIGHT, "left": 5, "right": 5, "bottom": 5}, description=t["description"])
 
 
 def _labels(ca: dict, ids: list[str], glosses: dict, lines: bool = False) -> dict:
