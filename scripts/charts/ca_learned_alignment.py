@@ -6,7 +6,7 @@ import re
 
 import altair as alt
 
-from scripts.charts._kit import BREAK, CHAR_EM, MENU_HEIGHT, fit, SUBTITLE_CHARS, TITLE_CHARS, bidi_lines, two_lines, align, anchor, bidi, js, num, rtl, say
+from scripts.charts._kit import BREAK, CHAR_EM, MENU_HEIGHT, fit, lines_count, SUBTITLE_CHARS, TITLE_CHARS, bidi_lines, two_lines, align, anchor, bidi, js, num, rtl, say
 
 DATA = ["ca_trained"]
 FILL = "#5c6bc0"
@@ -100,20 +100,23 @@ def _labels(ca: dict, ids: list[str], glosses: dict, lines: bool = False) -> dic
     return {s: [one(w) for w in ca["sentences"][s]["source"]] for s in ids}
 
 
-def _readout(base, pick, t: dict, wrote: str) -> alt.Chart:
-    """The hovered row's pick, then what the model wrote: one block of lines, as many as the width needs."""
+def _readout(base, pick, t: dict, wrote: str) -> alt.LayerChart:
+    """The hovered row's pick, then (below it, however many lines it took) what the model wrote: each in
+    as many lines as the width needs."""
     right = rtl(t["readout"])
-    return (base.transform_filter(pick)
-            .transform_filter("datum.top")
-            .transform_calculate(verdict=f"datum.content ? (datum.hit ? {js(bidi(t['hit']))} : {js(bidi(t['miss']))})"
-                                         f" : {js(bidi(t['article']))}")
-            .transform_calculate(line=fit(t["readout"], 13, target="datum.target", source_label="datum.source_label",
-                                          weight=num("datum.weight", ".2f"), verdict="datum.verdict")
-                                 + f" + {js(BREAK)} + {wrote}")
-            .mark_text(align=align(t["readout"]), baseline="top", dy=12, fontSize=13, lineHeight=17,
-                       lineBreak=BREAK, limit=FIT)
-            .encode(x=alt.value("width") if right else alt.value(0), y=alt.value("height"), text="line:N")
-            .properties(name="readout"))
+    picked = (base.transform_filter(pick)
+              .transform_filter("datum.top")
+              .transform_calculate(verdict=f"datum.content ? (datum.hit ? {js(bidi(t['hit']))} : {js(bidi(t['miss']))})"
+                                           f" : {js(bidi(t['article']))}"))
+    line = fit(t["readout"], 13, target="datum.target", source_label="datum.source_label",
+               weight=num("datum.weight", ".2f"), verdict="datum.verdict")
+    x = alt.value("width") if right else alt.value(0)
+    text = dict(align=align(t["readout"]), baseline="top", fontSize=13, lineHeight=17, lineBreak=BREAK, limit=FIT)
+    readout = picked.transform_calculate(line=line).mark_text(**text).encode(
+        x=x, y=alt.value({"expr": "height + 12"}), text="line:N").properties(name="readout")
+    said = picked.transform_calculate(wrote=wrote).mark_text(**text).encode(
+        x=x, y=alt.value({"expr": f"height + 16 + {lines_count(line)} * 17"}), text="wrote:N").properties(name="verdict")
+    return readout + said
 
 
 def table(data: dict, t: dict, lang: str) -> dict:
