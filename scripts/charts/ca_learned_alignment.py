@@ -101,21 +101,21 @@ def _labels(ca: dict, ids: list[str], glosses: dict, lines: bool = False) -> dic
 
 
 def _readout(base, pick, t: dict, wrote: str) -> alt.LayerChart:
-    """The hovered row's pick, then (below it, however many lines it took) what the model wrote: each in
-    as many lines as the width needs."""
+    """The hovered row's pick, then what the model wrote: each in as many lines as the width needs."""
     right = rtl(t["readout"])
-    picked = (base.transform_filter(pick)
-              .transform_filter("datum.top")
-              .transform_calculate(verdict=f"datum.content ? (datum.hit ? {js(bidi(t['hit']))} : {js(bidi(t['miss']))})"
-                                           f" : {js(bidi(t['article']))}"))
+    tops = (base.transform_filter("datum.top")       # each row's pick
+            .transform_calculate(verdict=f"datum.content ? (datum.hit ? {js(bidi(t['hit']))} : {js(bidi(t['miss']))})"
+                                         f" : {js(bidi(t['article']))}"))
     line = fit(t["readout"], 13, target="datum.target", source_label="datum.source_label",
                weight=num("datum.weight", ".2f"), verdict="datum.verdict")
     x = alt.value("width") if right else alt.value(0)
     text = dict(align=align(t["readout"]), baseline="top", fontSize=13, lineHeight=17, lineBreak=BREAK, limit=FIT)
-    readout = picked.transform_calculate(line=line).mark_text(**text).encode(
+    readout = tops.transform_filter(pick).transform_calculate(line=line).mark_text(**text).encode(
         x=x, y=alt.value({"expr": "height + 12"}), text="line:N").properties(name="readout")
-    said = picked.transform_calculate(wrote=wrote).mark_text(**text).encode(
-        x=x, y=alt.value({"expr": f"height + 16 + {lines_count(line)} * 17"}), text="wrote:N").properties(name="verdict")
+    # what the model wrote stays put under the longest of the sentence's readouts, whichever row is picked
+    said = (tops.transform_calculate(lines=lines_count(line)).transform_joinaggregate(most="max(lines)")
+            .transform_filter("datum.row == 0").transform_calculate(wrote=wrote).mark_text(**text).encode(
+                x=x, y=alt.value({"expr": "height + 16 + datum.most * 17"}), text="wrote:N").properties(name="verdict"))
     return readout + said
 
 
