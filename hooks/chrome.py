@@ -3,6 +3,9 @@
 - The light/dark toggle: mkdocs.yml names each palette option once for every language; its name
   (tooltip and accessible name) comes from scripts/i18n/<lang>/site.yml `ui.palette.<scheme>`,
   keyed by the scheme the option shows (default = light, slate = dark).
+- The header's and footer's accessible names (aria-label of their nav landmarks): Material's own
+  strings borrow English («Хедер», «Футер») or say something else (fa «پاورقی», a footnote); the page's
+  language names them in scripts/i18n/<lang>/site.yml `ui.landmarks`.
 - Punctuation right after inline code («`Conv1d`،»): the code box's padding reads as a space
   before the comma, most visibly in Persian; the mark gets a class that pulls it in (course.css).
 Runs after static-i18n has switched the config to the language being built (its on_config runs
@@ -48,3 +51,20 @@ PUNCT_AFTER_CODE = re.compile(r"</code>([,.;:!?،؛])")
 
 def on_page_content(html: str, **kwargs) -> str:
     return PUNCT_AFTER_CODE.sub(r'</code><span class="after-code">\1</span>', html)
+
+
+LANDMARK = re.compile(r'(<nav class="md-(header|footer)__inner md-grid" aria-label=")[^"]*(")')
+
+
+def landmarks(output: str, config) -> str:
+    names = strings(config["theme"]["language"])["ui"]["landmarks"]
+    return LANDMARK.sub(lambda m: m.group(1) + html.escape(names[m.group(2)]) + m.group(3), output)
+
+
+def on_post_page(output: str, page, config, **kwargs) -> str:
+    return landmarks(output, config)
+
+
+@event_priority(10)   # before hooks/notfound.py keeps the 404 page it writes for each language
+def on_post_template(output: str, template_name: str, config, **kwargs) -> str:
+    return landmarks(output, config) if template_name == "404.html" else output

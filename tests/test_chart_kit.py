@@ -1,5 +1,6 @@
 """The chart kit (scripts/charts/_kit.py): one way to write chart text, used by every builder."""
 import ast
+import json
 import inspect
 import importlib
 import re
@@ -8,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from scripts.charts import _kit as kit
+from scripts.common import course
 from scripts.common.i18n import I18N, languages, strings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,3 +104,25 @@ def test_arrow_between_formulas_points_the_way_a_rtl_sentence_reads():
     out = isolate("وصلهٔ {p}×{p} → n = {n} توکن")
     assert f"{LRI}{{p}}×{{p}}{PDI} ← {LRI}n = {{n}}{PDI}" in out and "→" not in out
     assert isolate("патч {p}×{p} → n = {n} токенів") == "патч {p}×{p} → n = {n} токенів"
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_readouts_use_the_languages_product_sign_and_separator(lang):
+    """Where the language's product sign is not the middle dot (a Persian zero is a dot: "۳٫۰۰ · q"
+    reads as more zeros), no chart string puts a middle dot beside a number or between parts: the
+    language's `times` multiplies, its list separator separates."""
+    if course.language(lang).times == "·":
+        pytest.skip(f"{lang} writes its products with the middle dot")
+    bad = [s for s in strings_of(strings(lang)["charts"]) if re.search(r"\}\s*·|·\s*\{|[0-9\u06f0-\u06f9]\s*·| · ", s)]
+    assert not bad, f"{lang}: a middle dot beside a number or as a separator in {bad}"
+
+
+def test_fit_breaks_a_long_readout_where_the_view_is_narrow():
+    """fit() keeps a line whole when its estimated width fits, breaks it in two after a clause's
+    punctuation, and a still-long half once more; a short line is never broken."""
+    from scripts.charts._kit import BREAK, fit, halves
+    assert halves("inputs: n = {n}; latent queries: M = {m}") == ["inputs: n = {n};", "latent queries: M = {m}"]
+    assert halves("q = {q}") == ["q = {q}"]                  # never between a name and its value
+    expr = fit("inputs: n = {n}; latent queries: M = {m}", 12, n="datum.n", m="datum.m")
+    assert expr.startswith("(length(") and "<= width" in expr and json.dumps(BREAK) in expr
+    assert fit("q = {q}", 12, q="q1") == '("q = " + (q1))'

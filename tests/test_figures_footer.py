@@ -60,3 +60,19 @@ def test_footer_has_licence_and_source_link(site_dir, lang, page):
     assert m and m.group(1).startswith("https://github.com/") and m.group(2) == foot["source"]
     assert "api.github.com" not in html and 'class="md-source"' not in html, "no repo_url (it calls GitHub's API)"
     assert (ROOT / "LICENSE").exists() and (ROOT / "LICENSE-text.md").exists()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", [*pages(), "404"])
+def test_header_and_footer_are_named_in_the_pages_language(site_dir, lang, page):
+    """The header's and footer's navigation landmarks take the language's own words (site.yml
+    ui.landmarks), not Material's («Хедер», «Футер», fa «پاورقی»: a footnote)."""
+    html = ((site_dir / course.language(lang).prefix / "404.html").read_text(encoding="utf-8") if page == "404"
+            else html_of(site_dir, lang, page))
+    names = i18n.strings(lang)["ui"]["landmarks"]
+    for part in ("header", "footer"):
+        found = re.findall(rf'<nav class="md-{part}__inner md-grid" aria-label="([^"]*)"', html)
+        if page == "404" and part == "footer" and not found:
+            continue                                   # the 404 page has no previous/next footer
+        assert found == [names[part]], f"{lang}/{page}: the {part} is named {found}, not {names[part]!r}"
+    assert not {"Хедер", "Футер", "پاورقی", "سرتیتر"} & set(re.findall(r'aria-label="([^"]*)"', html))

@@ -127,20 +127,95 @@ def align(text) -> str:
 
 
 def lines_view(chart: alt.Chart, field: str, templates: list[str], parts: dict, right_x, y: int,
-               line_height: int = 17, **props) -> alt.Chart:
+               line_height: int = 17, size: int = 13, **props) -> alt.Chart:
     """A block of text lines (from the strings) starting on the side its script starts: at x = 0, or
     at `right_x` for a right-to-left block; `field` must be the view's own (views sharing a source
     share tuples); props: the view's properties."""
     return chart.transform_calculate(**{field: say_lines(templates, **parts)}).mark_text(
-        align=align(templates), baseline="top", fontSize=13, lineHeight=line_height,
+        align=align(templates), baseline="top", fontSize=size, lineHeight=line_height,
         x=right_x if rtl(templates) else 0, y=y).encode(text=f"{field}:N").properties(**props)
 
 
-def line_below(chart: alt.Chart, template: str, parts: dict, **mark) -> alt.Chart:
-    """One line of text under a single view, starting on the side its script starts."""
-    return chart.transform_calculate(line=say(template, **parts)).mark_text(
-        align=align(template), baseline="top", **mark).encode(
-        x=alt.value("width") if rtl(template) else alt.value(0), y=alt.value("height"), text="line:N")
+# --- text that fits the chart's width --------------------------------------------------------------
+
+# Vega cannot measure text in an expression: a line's width is estimated from its length, at this many
+# em a character (measured: Cyrillic about 0.54, Persian about 0.45; bold counts BOLD times as wide),
+# rounded up so a line breaks a little early rather than run out of a phone's chart.
+CHAR_EM, BOLD = 0.57, 1.1
+BREAK = "\n"   # the line break of a text mark drawn with lineBreak=BREAK
+# Where a readout may break: after a clause's punctuation, or before an arrow or a separator.
+_AFTER = re.compile(r"(?<=[;:,\u060c\u061b]) ")
+_BEFORE = re.compile(r" (?=[→·—] )")
+_OPERATORS = "=+−×·→—≈:Σ"
+SHORT = 24   # characters (a number counted as eight): a piece this short is never broken further
+
+
+def _length(text: str) -> int:
+    """Characters of a template once written, a number taken as eight."""
+    return len(_PLACEHOLDER.sub("x" * 8, text))
+
+
+def halves(template: str) -> list[str]:
+    """`template` cut in two at the break nearest its middle: after ; : , ، ؛ or before → · — where it
+    has one, else at a space outside a `run`, else at a space inside one (each line keeps its part of the
+    run isolated); never beside an operator (a = b). [template] when it cannot be cut."""
+    def outside_formula(i):
+        return template[:i].count("`") % 2 == 0
+    cuts = [m.start() for rx in (_AFTER, _BEFORE) for m in rx.finditer(template) if outside_formula(m.start())]
+    spaces = [i for i, ch in enumerate(template) if ch == " " and 0 < i < len(template) - 1
+              and not {template[i - 1], template[i + 1]} & set(_OPERATORS)]          # never inside a = b
+    cuts = cuts or [i for i in spaces if outside_formula(i)] or spaces   # a long `run` of words, last
+    if not cuts:
+        return [template]
+    mid = _length(template) / 2
+    cut = min(cuts, key=lambda i: abs(_length(template[:i]) - mid))
+    if outside_formula(cut):
+        return [template[:cut], template[cut + 1:]]
+    return [template[:cut] + "`", "`" + template[cut + 1:]]     # each line keeps its part of the run isolated
+
+
+def fit(template: str, size: float, width: str = "width", **parts: str) -> str:
+    """A Vega expression writing `template` as say() does, on one line when it fits `width` (an
+    expression, px) at font size `size`, else on two, else with its long pieces broken again, up to
+    three times (lines joined by BREAK: draw it with lineBreak=BREAK)."""
+    levels = [[template], halves(template)]
+    while len(levels) < 4 and len(levels[-1]) > len(levels[-2]):     # long pieces broken again
+        levels.append([q for p in levels[-1] for q in (halves(p) if _length(p) > SHORT else [p])])
+    levels = [lv for k, lv in enumerate(levels) if k == 0 or len(lv) > len(levels[k - 1])]
+    texts = [[f"({say(p, **parts)})" for p in lv] for lv in levels]
+    out = f" + {js(BREAK)} + ".join(texts[-1])
+    for lines in reversed(texts[:-1]):
+        longest = lines[0] if len(lines) == 1 else "max(" + ", ".join(f"length({x})" for x in lines) + ")"
+        longest = f"length({lines[0]})" if len(lines) == 1 else longest
+        out = f"({longest} * {size * CHAR_EM} <= {width} ? {f' + {js(BREAK)} + '.join(lines)} : {out})"
+    return out
+
+
+def lines_count(expr: str) -> str:
+    """How many lines a fit() expression (or several joined by BREAK) draws."""
+    return f"length(split({expr}, {js(BREAK)}))"
+
+
+def lines_below(chart: alt.Chart, items: list[tuple[str, dict]], parts: dict, top: int = 10, gap: int = 2,
+                width: str = "width") -> list[alt.Chart]:
+    """Readout lines under a single view, each (template, mark properties) broken in two where the view
+    is too narrow for it; every line starts below the ones above it however many lines they took, on the
+    side its script starts. One text layer per item (the items may differ in size and weight)."""
+    layers, y = [], str(top)
+    for k, (template, mark) in enumerate(items):
+        size, height = mark.get("fontSize", 13), mark.get("lineHeight", round(mark.get("fontSize", 13) * 1.3))
+        text = fit(template, size * (BOLD if mark.get("fontWeight") == "bold" else 1), width, **parts)
+        layers.append(chart.transform_calculate(**{f"line{k}": text}).mark_text(
+            align=align(template), baseline="top", lineBreak=BREAK, lineHeight=height, **mark).encode(
+            x=alt.value("width") if rtl(template) else alt.value(0),
+            y=alt.value({"expr": f"height + {y}"}), text=f"line{k}:N"))
+        y += f" + {lines_count(text)} * {height} + {gap}"
+    return layers
+
+
+def line_below(chart: alt.Chart, template: str, parts: dict, top: int = 10, **mark) -> alt.Chart:
+    """One readout under a single view (broken in two where the view is too narrow for it)."""
+    return lines_below(chart, [(template, mark)], parts, top=top)[0]
 
 
 # --- frame ----------------------------------------------------------------------------------------

@@ -126,6 +126,11 @@ def render(chart: str, lang: str, strings: dict) -> dict:
     tab = table_for(mod, chart, load_data(mod.DATA), strings["charts"][chart], lang)
     vega = follow_page_colours(vlc.vegalite_to_vega(spec, vl_version=VL_VERSION))
     vega.pop("background", None)  # transparent: the page's background shows through
+    # Lay the view out again on every update, not only on the first: a readout that takes more lines
+    # when the width is known or a control changes it (_kit.fit), or labels that stand upright, grow the
+    # chart instead of running out of it.
+    auto = vega.get("autosize", "pad")
+    vega["autosize"] = dict({"type": auto} if isinstance(auto, str) else auto, resize=True)
     vega.get("config", {}).pop("range", None)  # the page's scheme gives the series colours (charts.js themeConfig)
     static = dict(spec, width=640)  # the container width is unknown outside a page
     svg = vlc.vegalite_to_svg(static, vl_version=VL_VERSION, format_locale=d3_locale(lang))

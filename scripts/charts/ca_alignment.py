@@ -44,7 +44,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
             .transform_window(rank="row_number()", sort=[alt.SortField("weight", order="descending")])
             .transform_filter("datum.rank == 1"))
     readout = line_below(best, t["readout"], dict(target="datum.target", source="datum.source",
-                                                  weight=num("datum.weight", ".2f")), dy=12, fontSize=13)
+                                                  weight=num("datum.weight", ".2f")), top=12, fontSize=13)
     return single((heat + numbers + readout).properties(height=alt.Step(40)), t)
 
 

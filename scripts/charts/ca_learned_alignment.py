@@ -6,7 +6,7 @@ import re
 
 import altair as alt
 
-from scripts.charts._kit import MENU_HEIGHT, SUBTITLE_CHARS, TITLE_CHARS, bidi_lines, two_lines, align, anchor, bidi, js, num, rtl, say
+from scripts.charts._kit import BREAK, CHAR_EM, MENU_HEIGHT, fit, lines_count, SUBTITLE_CHARS, TITLE_CHARS, bidi_lines, two_lines, align, anchor, bidi, js, num, rtl, say
 
 DATA = ["ca_trained"]
 FILL = "#5c6bc0"
@@ -30,15 +30,15 @@ def _cells(ca: dict, ids: list[str], glosses: dict) -> list[dict]:
     return out
 
 
-def _lines(ca: dict, ids: list[str], t: dict) -> dict:
-    """Per sentence, the line under the matrix: what the model wrote and whether it is right."""
-    out = {}
-    for sid in ids:
+def _wrote(ca: dict, ids: list[str], t: dict) -> str:
+    """A Vega expression: under the matrix, what the model wrote for the row's sentence and whether it
+    is right, in as many lines as the width needs."""
+    out = js("")
+    for sid in reversed(ids):
         s = ca["sentences"][sid]
         output = "`" + " ".join(s["output"]) + "`"       # English words: a left-to-right island
         line = t["wrote"].format(output=output, verdict=t["verdict"][str(s["correct"]).lower()])
-        head, tail = line.split(": ", 1)                         # two lines: a phone's width holds each
-        out[sid] = [bidi(head + ":"), bidi(tail)]
+        out = f"(datum.sid == {js(sid)} ? {fit(line, 13)} : {out})"
     return out
 
 
@@ -51,12 +51,22 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     pick = alt.selection_point(name="row_pick", fields=["row"], on="pointerover", clear=False,
                                value=[{"row": 1}], empty=False)
     base = alt.Chart(alt.Data(values=_cells(ca, ids, glosses))).transform_filter(f"datum.sid == {sentence.name}")
+    # A column narrower than its sentence's widest label (a phone, glosses) stands its labels upright.
+    labels = _labels(ca, ids, glosses, lines=True)
+    widest = {sid: max(len(x) for w in ws for x in ([w] if isinstance(w, str) else w)) for sid, ws in labels.items()}
+    upright = f"width / {js({sid: len(ws) for sid, ws in labels.items()})}[{sentence.name}] < " \
+              f"{js(widest)}[{sentence.name}] * {13 * CHAR_EM}"
     x = alt.X("col:O", title=bidi(t["x"]), scale=alt.Scale(reverse=True, paddingInner=0.06),
-              axis=alt.Axis(orient="top", labelAngle=0, labelFontSize=13, ticks=False, domain=False,
+              axis=alt.Axis(orient="top", labelFontSize=13, ticks=False, domain=False,
+                            labelAngle={"expr": f"{upright} ? -90 : 0"},
+                            labelAlign={"expr": f"{upright} ? 'left' : 'center'"},
+                            labelBaseline={"expr": f"{upright} ? 'middle' : 'bottom'"},
                             labelExpr=f"{json.dumps(_labels(ca, ids, glosses, lines=True), ensure_ascii=False)}"
                                       f"[{sentence.name}][datum.value]"))
     y = alt.Y("row:O", title=bidi(t["y"]), scale=alt.Scale(paddingInner=0.06),
-              axis=alt.Axis(labelFontSize=13, ticks=False, domain=False,
+              # one width for the word column whatever the sentence: the lines under the matrix wrap at the
+              # matrix's width, and Vega lays a view out again only once after it changes
+              axis=alt.Axis(labelFontSize=13, ticks=False, domain=False, minExtent=48, maxExtent=48,
                             labelExpr=f"{json.dumps({s: ca['sentences'][s]['target'] for s in ids})}"
                                       f"[{sentence.name}][datum.value]"))
     tip = [alt.Tooltip("target:N", title=t["target"]), alt.Tooltip("source_label:N", title=t["source"]),
@@ -70,20 +80,15 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                                                          strokeDash=[6, 3]).encode(x=x, y=y)
     numbers = base.mark_text(fontSize=12).encode(
         x=x, y=y, text=alt.Text("weight:Q", format=".2f"))  # page text colour: cells stay light enough for it
-    readout = _readout(base, pick, t)
-    verdict = base.transform_filter("datum.row == 0 && datum.col == 0").transform_calculate(
-        line=f"{js(_lines(ca, ids, t))}[datum.sid]").mark_text(
-        align=align(t["wrote"]), baseline="top", dy=32, fontSize=13, lineHeight=17, limit=FIT).encode(
-        x=alt.value("width") if rtl(t["wrote"]) else alt.value(0), y=alt.value("height"), text="line:N").properties(
-        name="verdict")
-    return (heat + gold + numbers + readout + verdict).add_params(sentence).properties(
+    readout = _readout(base, pick, t, _wrote(ca, ids, t))
+    return (heat + gold + numbers + readout).add_params(sentence).properties(
         width="container", height=alt.Step(34),
         title=alt.Title(bidi_lines(t["title"], TITLE_CHARS),   # a phone: a subtitle line per clause
                         subtitle=[bidi(line) for part in re.split("[;\u061b] ", t["subtitle"])
                                   for line in ([part] if isinstance(two_lines(part, SUBTITLE_CHARS), str)
                                                else two_lines(part, SUBTITLE_CHARS))],
                         anchor=anchor(t["title"])),
-        padding={"top": MENU_HEIGHT, "left": 5, "right": 5, "bottom": 70}, description=t["description"])
+        padding={"top": MENU_HEIGHT, "left": 5, "right": 5, "bottom": 5}, description=t["description"])
 
 
 def _labels(ca: dict, ids: list[str], glosses: dict, lines: bool = False) -> dict:
@@ -95,17 +100,23 @@ def _labels(ca: dict, ids: list[str], glosses: dict, lines: bool = False) -> dic
     return {s: [one(w) for w in ca["sentences"][s]["source"]] for s in ids}
 
 
-def _readout(base, pick, t: dict) -> alt.Chart:
+def _readout(base, pick, t: dict, wrote: str) -> alt.LayerChart:
+    """The hovered row's pick, then what the model wrote: each in as many lines as the width needs."""
     right = rtl(t["readout"])
-    return (base.transform_filter(pick)
-            .transform_filter("datum.top")
+    tops = (base.transform_filter("datum.top")       # each row's pick
             .transform_calculate(verdict=f"datum.content ? (datum.hit ? {js(bidi(t['hit']))} : {js(bidi(t['miss']))})"
-                                         f" : {js(bidi(t['article']))}")
-            .transform_calculate(line=say(t["readout"], target="datum.target", source_label="datum.source_label",
-                                          weight=num("datum.weight", ".2f"), verdict="datum.verdict"))
-            .mark_text(align=align(t["readout"]), baseline="top", dy=12, fontSize=13, limit=FIT)
-            .encode(x=alt.value("width") if right else alt.value(0), y=alt.value("height"), text="line:N")
-            .properties(name="readout"))
+                                         f" : {js(bidi(t['article']))}"))
+    line = fit(t["readout"], 13, target="datum.target", source_label="datum.source_label",
+               weight=num("datum.weight", ".2f"), verdict="datum.verdict")
+    x = alt.value("width") if right else alt.value(0)
+    text = dict(align=align(t["readout"]), baseline="top", fontSize=13, lineHeight=17, lineBreak=BREAK, limit=FIT)
+    readout = tops.transform_filter(pick).transform_calculate(line=line).mark_text(**text).encode(
+        x=x, y=alt.value({"expr": "height + 12"}), text="line:N").properties(name="readout")
+    # what the model wrote stays put under the longest of the sentence's readouts, whichever row is picked
+    said = (tops.transform_calculate(lines=lines_count(line)).transform_joinaggregate(most="max(lines)")
+            .transform_filter("datum.row == 0").transform_calculate(wrote=wrote).mark_text(**text).encode(
+                x=x, y=alt.value({"expr": "height + 16 + datum.most * 17"}), text="wrote:N").properties(name="verdict"))
+    return readout + said
 
 
 def table(data: dict, t: dict, lang: str) -> dict:

@@ -34,8 +34,9 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     cells, labels = grid_cells(masks, [ex["words"][m] for m in ex["order"]])
     causal, cross = masks["causal"], masks["cross"]
     start = causal["cols"] + GAP
-    panels = [{"panel": "causal", "mid": causal["cols"] / 2, "allowed": causal["allowed"], "total": causal["total"]},
-              {"panel": "cross", "mid": start + cross["cols"] / 2, "allowed": cross["allowed"], "total": cross["total"]}]
+    # Each grid's heading starts at its outer edge: centred, a narrow grid's heading ran out of the chart.
+    panels = [{"panel": "causal", "at": 0, "allowed": causal["allowed"], "total": causal["total"]},
+              {"panel": "cross", "at": start + cross["cols"] - 0.1, "allowed": cross["allowed"], "total": cross["total"]}]
     width = start + cross["cols"]
     xscale = alt.Scale(domain=[0, width], nice=False, zero=False)
     xaxis = words_axis(labels, "floor(datum.value)", values=[c + 0.5 for c in range(width) if labels[c]], grid=False,
@@ -56,9 +57,10 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                  alt.Tooltip("k:N", title=bidi(t["key"])), alt.Tooltip("status:N", title=bidi(t["status"]))])
     heads = alt.Chart(alt.Data(values=panels)).transform_calculate(
         name=where, count=say(t["count"], allowed=num("datum.allowed", "d"), total=num("datum.total", "d"))
-    ).mark_text(baseline="bottom", fontSize=12, lineBreak="\n")
-    head_name = heads.encode(x=alt.X("mid:Q", scale=xscale, axis=xaxis, title=None), y=alt.value(-22), text="name:N")
-    head_count = heads.encode(x=alt.X("mid:Q", scale=xscale, axis=xaxis, title=None), y=alt.value(-6), text="count:N")
+    ).mark_text(baseline="bottom", fontSize=12, lineBreak="\n",
+                align={"expr": "datum.panel == 'causal' ? 'left' : 'right'"})
+    head_name = heads.encode(x=alt.X("at:Q", scale=xscale, axis=xaxis, title=None), y=alt.value(-22), text="name:N")
+    head_count = heads.encode(x=alt.X("at:Q", scale=xscale, axis=xaxis, title=None), y=alt.value(-6), text="count:N")
     return single((cells_layer + head_name + head_count).properties(height=alt.Step(30)), t, offset=34)
 
 

@@ -4,7 +4,7 @@ import math
 
 import altair as alt
 
-from scripts.charts._kit import bidi, power_axes, power_layer, js, line_below, num, say, single
+from scripts.charts._kit import bidi, power_axes, power_layer, js, lines_below, num, say, single
 
 from scripts.common import numfmt
 
@@ -59,10 +59,8 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                              alt.Tooltip("n:Q", title="n", format=",d"),
                              alt.Tooltip("pairs:Q", title=bidi(t["pairs"]), format=",d")]))
     image_rule, image_text = _image(per, t, scale_x)
-    readouts = [line_below(here, t[key], PARTS, fontSize=14 if key == "line_ratio" else 12, limit=340,
-                           fontWeight="bold" if key == "line_ratio" else "normal",
-                           dy=48 + 18 * k + (4 if key == "line_ratio" else 0))
-                for k, key in enumerate(("line_n", "line_self", "line_cross", "line_ratio"))]
+    readouts = lines_below(here, [(t[key], dict(fontSize=12)) for key in ("line_n", "line_self", "line_cross")]
+                           + [(t["line_ratio"], dict(fontSize=14, fontWeight="bold"))], PARTS, top=48, gap=3)
     chart = alt.layer(lines, exponents, rule, image_rule, image_text, dots, *readouts).add_params(
         log_n, latents).resolve_axis(x="independent", y="independent")
     return single(chart.properties(height=260), t)

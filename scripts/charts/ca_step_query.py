@@ -2,9 +2,10 @@
 
 import altair as alt
 
-from scripts.charts._kit import line_below, num, single, softmax, say, vec
+from scripts.charts._kit import BREAK, fit, line_below, num, single, softmax, vec
 
 DATA = ["ca_step"]
+WEIGHT_WIDTH = 44   # px a bold weight label takes, with its gap
 
 
 def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
@@ -35,14 +36,21 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
         x=x, y=y, tooltip=tip,
         opacity=alt.condition("datum.w == datum.wmax", alt.value(0.95), alt.value(0.45)),
         color=alt.value("#5c6bc0"))
-    weights = base.mark_text(align="left", dx=5, yOffset=-9, fontSize=14, fontWeight="bold").encode(
-        x=x, y=y, text=alt.Text("w:Q", format=".2f"))
+    # A weight stands past its bar's end, or inside it, in white, where the bar reaches the right edge.
+    inside = f"datum.w > 1 - {WEIGHT_WIDTH} / width"
+    weights = alt.layer(
+        base.transform_filter(f"!({inside})").mark_text(align="left", dx=5, yOffset=-9, fontSize=14,
+                                                        fontWeight="bold").encode(x=x, y=y, text=alt.Text("w:Q", format=".2f")),
+        base.transform_filter(inside).mark_text(align="right", dx=-5, yOffset=-9, fontSize=14, fontWeight="bold",
+                                                color="white").encode(x=x, y=y, text=alt.Text("w:Q", format=".2f")))
     parts = dict(k=vec(["datum.k1", "datum.k2"], "d", lang), score=num("datum.score", ".2f"),
                  scaled=num("datum.scaled", ".2f"), q=vec(["q1", "q2"], ".1f", lang),
                  o=vec(["datum.o1", "datum.o2"], ".2f", lang))
-    detail = base.transform_calculate(detail=say(t["detail"], **parts)).mark_text(
-        align="left", dy=13, fontSize=12, opacity=0.85).encode(x=alt.value(0), y=y, text="detail:N")
-    out = line_below(base.transform_filter("datum.i == 0"), t["output"], parts, dy=10, fontSize=13)
+    # under its bar, broken in two on a phone (the row's step leaves room for two lines)
+    detail = base.transform_calculate(detail=fit(t["detail"], 12, **parts)).mark_text(
+        align="left", baseline="top", dy=2, fontSize=12, lineHeight=14, lineBreak=BREAK, opacity=0.85).encode(
+        x=alt.value(0), y=y, text="detail:N")
+    out = line_below(base.transform_filter("datum.i == 0"), t["output"], parts, top=10, fontSize=13)
     return single((bars + weights + detail + out).add_params(q1, q2).properties(height=alt.Step(54)), t)
 
 

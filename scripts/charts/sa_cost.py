@@ -81,11 +81,16 @@ def _lines(bars_base: alt.Chart, colour: alt.Color, t: dict, frame: int, patches
     even = alt.Chart(alt.Data(values=[{"view": "even"}])).transform_calculate(n=f"2 * {D}")
     rule = even.mark_rule(strokeDash=[4, 3], color="#888").encode(x=lx)
     even_text = even.transform_calculate(t_even=say(t["even"], d=f"format({D}, 'd')", n=f"format(2 * {D}, 'd')")).mark_text(
-        align="left", baseline="top", dx=4, y=4, fontSize=12).encode(x=lx, text="t_even:N")
+        # right of its rule, or left of it where the rule nears the right edge (n = 2d past 2^6.4 of 2^10)
+        align={"expr": f"log(2 * {D}) / LN2 > 6.4 ? 'right' : 'left'"},
+        dx={"expr": f"log(2 * {D}) / LN2 > 6.4 ? -4 : 4"}, baseline="top", y=4, fontSize=12).encode(
+        x=lx, text="t_even:N")
     now_rule = bars_base.transform_filter("datum.row == 0").mark_rule(color="#888", opacity=0.5).encode(x=lx)
     key = lines_base.transform_filter("datum.i == 36").transform_calculate(
         name=f"datum.kind == 'matrix' ? {js(bidi(t['matrix_short']))} : {js(bidi(t['proj_short']))}").mark_text(
-        align="right", dx=-2, dy=-8, fontSize=12).encode(x=lx, y=ly, color=colour, text="name:N")
+        # at n = 1024 > 2d the matrix's curve is the upper one: its name above it, the projections' below
+        align="right", dx=-2, dy={"expr": "datum.kind == 'matrix' ? -8 : 12"}, fontSize=12).encode(
+        x=lx, y=ly, color=colour, text="name:N")
     return alt.layer(curves, rule, now_rule, now, even_text, key, y_title).properties(width=WIDTH, height=LINES_H)
 
 

@@ -34,7 +34,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
             f_kk=f"format({kernel * kernel}, 'd')", f_f=f"format({frame}, 'd')", f_p=f"format({patch}, 'd')")
         parts = {k: f"datum.f_{k}" for k in ("L", "rf", "kw", "share", "ashare", "n", "pairs", "k", "kk", "f", "p")}
         # the two readouts share their source: own fields
-        return lines_view(base, f"text_{name}", lines_, parts, SIDE, 4,
+        return lines_view(base, f"text_{name}", lines_, parts, SIDE, 4, size=12,   # 13 px ran past the frame
                           width=SIDE, height=17 * len(lines_) + 4, name=name)
 
     left = alt.vconcat(_conv(current, t, frame, centre), readout(t["conv_lines"], "conv_numbers"), spacing=6)

@@ -130,8 +130,10 @@ def _plane(base: alt.Chart, t: dict, S: str, last: int) -> alt.LayerChart:
     moves = at5.mark_rule(color="#f58518", strokeWidth=1.5).encode(x=PX("ai"), y=PY("bi"), x2="y1", y2="y2")
     outs = at5.mark_point(filled=False, size=70, color="#f58518", strokeWidth=2, opacity=1).encode(
         x=PX("y1"), y=PY("y2"))
-    out_names = at5.mark_text(align="right", dx=-7, dy=10, fontSize=12, color="#f58518").encode(
-        x=PX("y1"), y=PY("y2"), text="yname:N")
+    # likewise y4 is named above its point, which at x = +2 is y1's
+    out_names = alt.layer(*(at5.transform_filter(f"datum.i {op} {last}").mark_text(
+        align="right", dx=-7, dy=dy, fontSize=12, color="#f58518").encode(x=PX("y1"), y=PY("y2"), text="yname:N")
+        for op, dy in (("<", 10), ("==", -8))))
     return alt.layer(pts, pt_names, moves, outs, out_names).properties(
         width=6 * COL, height=150, title=alt.TitleParams(bidi(t["plane"]), fontSize=12, anchor=anchor(t["plane"])))
 

@@ -2,11 +2,12 @@
 and the patch rows' entropy, all as percentages on one axis; hovering an epoch reads its four numbers."""
 import altair as alt
 
-from scripts.charts._kit import TITLE_CHARS, align, anchor, bidi, bidi_lines, num, rtl, say
+from scripts.charts._kit import BREAK, TITLE_CHARS, align, anchor, bidi, bidi_lines, fit, js, num, rtl, two_lines
 
 DATA = ["sa_trained"]
 SERIES = ("accuracy", "entropy_pct", "on_shape", "patch_entropy_pct")
 COLORS = ["#1b9e77", "#d95f02", "#7570b3", "#999999"]
+LEGEND_CHARS = 30   # a series name longer than this takes two lines on a phone
 
 
 def _long(sa: dict, t: dict) -> list[dict]:
@@ -24,12 +25,18 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     hover = alt.selection_point(name="epoch_pick", fields=["epoch"], on="pointerover", nearest=True,
                                 clear=False, value=[{"epoch": epochs[-1]}])
     base = alt.Chart(alt.Data(values=_long(sa, t)))
+    broken = {name: lines for name in t["series"].values()
+              if not isinstance(lines := two_lines(name, LEGEND_CHARS), str)}
     x = alt.X("epoch:Q", title=bidi(t["x"]), scale=alt.Scale(domain=[epochs[0], epochs[-1]], nice=False),
               axis=alt.Axis(values=epochs, format="d"))
     y = alt.Y("value:Q", title=bidi(t["y"]), scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=".0%"))
     color = alt.Color("name:N", title=None, sort=[t["series"][k] for k in SERIES],
                       scale=alt.Scale(domain=[t["series"][k] for k in SERIES], range=COLORS),
-                      legend=alt.Legend(orient="bottom", columns=2, labelLimit=320, symbolType="stroke"))
+                      # a phone: one column, a long name in two lines
+                      legend=alt.Legend(orient="bottom", columns={"expr": "width < 480 ? 1 : 2"},
+                                        labelExpr=f"width < 480 && {js(broken)}[datum.label] ? "
+                                                  f"{js(broken)}[datum.label] : datum.label",
+                                        labelLimit=320, symbolType="stroke"))
     lines = base.mark_line(strokeWidth=2.5).encode(
         x=x, y=y, color=color, strokeDash=alt.condition("datum.series == 'patch_entropy_pct'",
                                                         alt.value([5, 3]), alt.value([1, 0])))
@@ -42,13 +49,15 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     parts = {k: num(f"datum.{k}", ".1%") for k in SERIES}
     readout = (base.transform_filter(hover)
                .transform_pivot("series", value="value", groupby=["epoch"])
-               .transform_calculate(line=say(t["readout"], epoch=num("datum.epoch", "d"), **parts))
-               .mark_text(align=align(t["readout"]), baseline="top", fontSize=12, dy=-26)
+               .transform_calculate(line=fit(t["readout"], 12, epoch=num("datum.epoch", "d"), **parts))
+               # above the plot, its last line 8 px over it: two lines on a phone
+               .mark_text(align=align(t["readout"]), baseline="bottom", fontSize=12, lineHeight=15, dy=-8,
+                          lineBreak=BREAK)
                .encode(x=alt.value("width") if right else alt.value(0), y=alt.value(0), text="line:N")
                .properties(name="readout"))
     return (lines + points + rule + readout).properties(
         width="container", height=240, padding={"top": 36, "left": 5, "right": 5, "bottom": 5},
-        title=alt.Title(bidi_lines(t["title"], TITLE_CHARS), anchor=anchor(t["title"]), offset=32),
+        title=alt.Title(bidi_lines(t["title"], TITLE_CHARS), anchor=anchor(t["title"]), offset=40),
         description=t["description"])
 
 

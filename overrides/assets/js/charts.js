@@ -123,8 +123,9 @@
       var summary = el.querySelector("details summary");  // vega-embed's menu button: an icon only
       if (summary) summary.setAttribute("aria-label", opts.menu);
       ownReadouts(el, res.view, opts.locale);
-      if (state) return res.view.setState(state).runAsync().then(function () { return res; });
-      return res;
+      // One more run: the first one fitted the width, and text that wraps at that width (scripts/charts/
+      // _kit.py fit) is laid out again only on the next run (autosize resize, scripts/charts/_render.py).
+      return (state ? res.view.setState(state) : res.view).runAsync().then(function () { return res; });
     }).then(function (res) {
       el.dataset.renderedAt = String(performance.now());  // read by tools/bench.py
       el.dataset.rendered = "1";
