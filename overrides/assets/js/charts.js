@@ -99,6 +99,14 @@
     });
   }
 
+  // SVG unless the chart asks for a canvas on screen (usermeta.renderer: a chart with thousands of marks
+  // that a control recolours, scripts/charts/sa_patch_attention.py). Paper always gets SVG: vector in the
+  // PDF (tools/pdf.py renders in print media).
+  function rendererFor(spec) {
+    var wanted = spec && spec.usermeta && spec.usermeta.renderer;
+    return wanted && !window.matchMedia("print").matches ? wanted : "svg";
+  }
+
   function render(el) {
     var spec = specs[el.dataset.key];
     var opts = JSON.parse(el.dataset.opts);
@@ -107,7 +115,7 @@
     if (old) old.finalize();
     el.dataset.rendered = "";
     return vegaEmbed(el, spec, {
-      renderer: "svg",
+      renderer: rendererFor(spec),
       mode: "vega",
       config: themeConfig(opts),
       formatLocale: opts.locale,
@@ -118,8 +126,8 @@
       views.set(el, res);
       // The drawing itself is hidden from screen readers: the figure is named (aria-label), described
       // (figcaption) and its data is the table under it; the controls stay reachable.
-      var svg = el.querySelector("svg.marks");
-      if (svg) svg.setAttribute("aria-hidden", "true");
+      var drawing = el.querySelector("svg.marks, canvas.marks");
+      if (drawing) drawing.setAttribute("aria-hidden", "true");
       var summary = el.querySelector("details summary");  // vega-embed's menu button: an icon only
       if (summary) summary.setAttribute("aria-label", opts.menu);
       ownReadouts(el, res.view, opts.locale);
