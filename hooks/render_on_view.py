@@ -24,7 +24,19 @@ from scripts.common import course  # noqa: E402
 
 HEADING = re.compile(r"h[1-6]$")  # the title (h1) and its introduction stay as they are
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
-OPEN, CLOSE = '<div class="cv">', "</div>"
+OPEN, CLOSE = '<div class="cv" style="--cv-chars: {chars}; --cv-fixed: {fixed:g}">', "</div>"
+# A block's placeholder height before it is first shown (course.css turns these into a length): its text
+# (formulas by their TeX source: KaTeX renders them later, hooks/katex.py) and, in rem, what does not flow
+# as text. Rough on purpose: the scroll bar and in-page links only need the page about as long as it will be.
+TAG = re.compile(r"<[^>]+>")
+FIXED_REM = (("<figure", 24), ("<tr", 1.9), ('<div class="arithmatex"', 4), ("<details", 2.2), ("<p", 1.6),
+             ("<li", .4), ("<section", 3), ("<pre", 3))
+
+
+def estimate(block: str) -> tuple[int, float]:
+    """(characters of running text, rem of figures, table rows, display formulas, margins) of a block."""
+    chars = len(" ".join(TAG.sub(" ", block).split()))
+    return chars, round(sum(block.count(tag) * rem for tag, rem in FIXED_REM), 1)
 
 
 class _TopLevel(HTMLParser):
@@ -72,22 +84,20 @@ def wrap(content: str) -> str:
     parser.close()
     if parser.depth != 0:
         raise RuntimeError("hooks/render_on_view.py: unbalanced tags in a page's content; close them in the page")
-    inserts, run_end, seen_heading = [], None, False   # (offset, text), in order
+    runs, current, seen_heading = [], None, False   # runs: [start, end] of the blocks between headings
     for start, end, tag in parser.found:
         if HEADING.match(tag):
-            if run_end is not None:
-                inserts.append((run_end, CLOSE))
-            run_end, seen_heading = None, seen_heading or tag != "h1"
+            current, seen_heading = None, seen_heading or tag != "h1"
         elif seen_heading:
-            if run_end is None:
-                inserts.append((start, OPEN))
-            run_end = end
-    if run_end is not None:
-        inserts.append((run_end, CLOSE))
+            if current is None:
+                current = [start, end]
+                runs.append(current)
+            current[1] = end
     out, pos = [], 0
-    for at, text in inserts:
-        out += [content[pos:at], text]
-        pos = at
+    for start, end in runs:
+        chars, fixed = estimate(content[start:end])
+        out += [content[pos:start], OPEN.format(chars=chars, fixed=fixed), content[start:end], CLOSE]
+        pos = end
     return "".join(out) + content[pos:]
 
 

@@ -28,9 +28,9 @@ def test_blocks_between_headings_are_wrapped_and_headings_are_not():
     html = ('<h1 id="t">T</h1>\n<p>intro</p>\n<h2 id="a">A</h2>\n<p>x<br>y</p>\n<div><img src="i"><p>z</p></div>\n'
             '<h3 id="b">B</h3><hr>\n<h2 id="c">C</h2>\n<table><tr><td>1</td></tr></table>\n')
     assert wrap(html) == ('<h1 id="t">T</h1>\n<p>intro</p>\n<h2 id="a">A</h2>\n'
-                          '<div class="cv"><p>x<br>y</p>\n<div><img src="i"><p>z</p></div></div>\n'
-                          '<h3 id="b">B</h3><div class="cv"><hr></div>\n<h2 id="c">C</h2>\n'
-                          '<div class="cv"><table><tr><td>1</td></tr></table></div>\n')
+                          '<div class="cv" style="--cv-chars: 5; --cv-fixed: 3.2"><p>x<br>y</p>\n<div><img src="i"><p>z</p></div></div>\n'
+                          '<h3 id="b">B</h3><div class="cv" style="--cv-chars: 0; --cv-fixed: 0"><hr></div>\n<h2 id="c">C</h2>\n'
+                          '<div class="cv" style="--cv-chars: 1; --cv-fixed: 1.9"><table><tr><td>1</td></tr></table></div>\n')
     assert wrap("<p>no heading</p>") == "<p>no heading</p>"
 
 
