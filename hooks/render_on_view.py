@@ -47,7 +47,7 @@ class _TopLevel(HTMLParser):
         self.lines = [0]
         for line in text.splitlines(keepends=True):
             self.lines.append(self.lines[-1] + len(line))
-        self.depth, self.start, self.tag, self.found = 0, 0, "", []
+        self.depth, self.start, self.tag, self.found, self.broken = 0, 0, "", [], False
 
     def _at(self) -> int:
         line, col = self.getpos()
@@ -70,6 +70,9 @@ class _TopLevel(HTMLParser):
     def handle_endtag(self, tag):
         if tag in VOID:
             return
+        if self.depth == 0:
+            self.broken = True
+            return
         self.depth -= 1
         if self.depth == 0:
             end = self._at()
@@ -82,8 +85,8 @@ def wrap(content: str) -> str:
     parser = _TopLevel(content)
     parser.feed(content)
     parser.close()
-    if parser.depth != 0:
-        raise RuntimeError("hooks/render_on_view.py: unbalanced tags in a page's content; close them in the page")
+    if parser.depth != 0 or parser.broken:
+        return content  # markup this simple reading cannot follow (a tag left open, say): left as it is, unwrapped
     runs, current, seen_heading = [], None, False   # runs: [start, end] of the blocks between headings
     for start, end, tag in parser.found:
         if HEADING.match(tag):

@@ -110,12 +110,13 @@ def test_patch_attention_hover_and_divisor(page, lang):
             node.items.forEach(walk); };
           walk(view.scenegraph().root);
           // the item's centre on screen: its own element (SVG) or its bounds on the canvas, offset by the
-          // groups that hold it and the view's origin
+          // groups that hold it, the view's origin and its padding (where Vega's canvas handler picks)
           const drawing = document.querySelector('#chart-' + id + ' .marks');
           let x = (hit.bounds.x1 + hit.bounds.x2) / 2, y = (hit.bounds.y1 + hit.bounds.y2) / 2;
           for (let g = hit.mark.group; g; g = g.mark && g.mark.group) { x += g.x || 0; y += g.y || 0; }
           const at = () => { if (hit._svg) { const r = hit._svg.getBoundingClientRect(); return {x: r.x + r.width / 2, y: r.y + r.height / 2}; }
-                             const r = drawing.getBoundingClientRect(), o = view.origin(); return {x: r.x + o[0] + x, y: r.y + o[1] + y}; };
+                             const r = drawing.getBoundingClientRect(), o = view.origin(), pad = view.padding();
+                             return {x: r.x + o[0] + pad.left + x, y: r.y + o[1] + pad.top + y}; };
           scrollBy(0, at().y - innerHeight / 2);           // clear of the sticky page header
           return at();
         }""", [chart, prefix, test])
