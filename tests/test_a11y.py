@@ -26,6 +26,10 @@ def load(shared_page, context, base_url, lang, page, scheme="default"):
     return open_page(context, base_url, lang, page, init_script=palette(scheme), timeout=20000)
 
 
+# scrolled to, as a reader reaches it: a lesson block far from the viewport is laid out (content-visibility,
+# hooks/render_on_view.py) in the rendering step after the scroll, two frames later at most
+NEAR = "e => new Promise(r => { e.scrollIntoView({block: 'center'}); requestAnimationFrame(() => requestAnimationFrame(r)); })"
+
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", pages())
@@ -50,6 +54,7 @@ def test_controls_keyboard_labelled_focus_visible(shared_page, context, base_url
         c = controls.nth(i)
         if not c.is_visible():
             continue
+        c.evaluate(NEAR)  # text far down a lesson is laid out (innerText) once the reader nears it
         label = c.evaluate("""e => (e.labels && e.labels[0] ? e.labels[0].innerText : '') + ' ' +
                                  (e.getAttribute('aria-label') || '') + ' ' + (e.closest('label') ? e.closest('label').innerText : '') + ' ' +
                                  (e.closest('.vega-bind') ? e.closest('.vega-bind').querySelector('.vega-bind-name').innerText : '')""")
@@ -69,6 +74,7 @@ def test_every_chart_is_named_described_and_has_a_data_table(shared_page, contex
     figs = p.locator("figure.chart")
     for i in range(figs.count()):
         f = figs.nth(i)
+        f.evaluate(NEAR)  # text far down a lesson is laid out (inner_text) once the reader nears it
         name = f.locator(".chart-view").get_attribute("aria-label")
         assert name and (PERSIAN if lang == "fa" else CYRILLIC).search(name)
         assert f.locator("figcaption").inner_text().strip()

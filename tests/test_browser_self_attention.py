@@ -56,7 +56,7 @@ def test_all_seven_figures_are_on_the_page(page, lang):
     for chart in CHARTS:
         fig = page.locator(f"#chart-{chart}")
         assert fig.count() == 1, f"{lang}: #chart-{chart} is missing from {PAGE}"
-        assert fig.locator("svg.marks").count() == 1
+        assert fig.locator(":is(svg, canvas).marks").count() == 1
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -109,9 +109,16 @@ def test_patch_attention_hover_and_divisor(page, lang):
               hit = node.items.find(it => (new Function('d', 'return ' + test))(it.datum));
             node.items.forEach(walk); };
           walk(view.scenegraph().root);
-          hit._svg.scrollIntoView({block: 'center'});      // clear of the sticky page header
-          const r = hit._svg.getBoundingClientRect();
-          return {x: r.x + r.width / 2, y: r.y + r.height / 2};
+          // the item's centre on screen: its own element (SVG) or its bounds on the canvas, offset by the
+          // groups that hold it, the view's origin and its padding (where Vega's canvas handler picks)
+          const drawing = document.querySelector('#chart-' + id + ' .marks');
+          let x = (hit.bounds.x1 + hit.bounds.x2) / 2, y = (hit.bounds.y1 + hit.bounds.y2) / 2;
+          for (let g = hit.mark.group; g; g = g.mark && g.mark.group) { x += g.x || 0; y += g.y || 0; }
+          const at = () => { if (hit._svg) { const r = hit._svg.getBoundingClientRect(); return {x: r.x + r.width / 2, y: r.y + r.height / 2}; }
+                             const r = drawing.getBoundingClientRect(), o = view.origin(), pad = view.padding();
+                             return {x: r.x + o[0] + pad.left + x, y: r.y + o[1] + pad.top + y}; };
+          scrollBy(0, at().y - innerHeight / 2);           // clear of the sticky page header
+          return at();
         }""", [chart, prefix, test])
         page.mouse.move(box["x"], box["y"])
         settle(page, chart)

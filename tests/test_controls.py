@@ -189,7 +189,7 @@ def test_theme_switch_keeps_every_chosen_value(browser, base_url, lang):
     for radio in p.locator("figure.chart .vega-bind-radio").all():   # every radio group to its last option
         radio.locator("input").last.check()
     p.locator("figure.chart .vega-bind input[type=checkbox]").first.check()
-    matrix = p.locator("#chart-sa_patch_attention svg.marks")   # a persistent hover pick
+    matrix = p.locator("#chart-sa_patch_attention .marks")   # a persistent hover pick (a canvas on screen)
     matrix.scroll_into_view_if_needed()
     mbox = matrix.bounding_box()
     p.mouse.move(mbox["x"] + mbox["width"] * 0.3, mbox["y"] + mbox["height"] * 0.8)
@@ -330,7 +330,18 @@ VISIBLE_TEXT = """() => {
   }
   return out.join(' ');
 }"""
-CHART_TEXT = "() => [...document.querySelectorAll('.chart-view svg.marks text, output.chart-readout')].map(t => t.textContent).join(' | ')"
+# the text of SVG charts and readouts, and of canvas charts from their scenegraph (what the canvas shows)
+CHART_TEXT = """() => {
+  const out = [...document.querySelectorAll('.chart-view svg.marks text, output.chart-readout')].map(t => t.textContent);
+  const walk = node => { if (!node || !node.items) return;
+    if (node.marktype === 'text') node.items.forEach(it => out.push(Array.isArray(it.text) ? it.text.join(' ') : String(it.text ?? '')));
+    node.items.forEach(walk); };
+  for (const el of document.querySelectorAll('.chart-view')) {
+    const res = window.courseCharts.views.get(el);
+    if (res && el.querySelector('canvas.marks')) walk(res.view.scenegraph().root);
+  }
+  return out.join(' | ');
+}"""
 
 
 @pytest.mark.parametrize("page", pages())

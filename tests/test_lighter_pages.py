@@ -35,7 +35,7 @@ def check_lazy_then_drawn(p, requested, errors, where):
     assert p.locator(".math .katex").count() == p.locator(".math").count(), f"{where}: formulas wait for the charts"
     p.evaluate(READ_TO_END)
     p.wait_for_function(DRAWN, timeout=30000)
-    assert p.locator(".chart-view svg.marks").count() == p.locator(".chart-view").count()
+    assert p.locator(".chart-view :is(svg, canvas).marks").count() == p.locator(".chart-view").count()
     assert sum(u.endswith("/vega-course.min.js") for u in requested) == 1, f"{where}: Vega loaded more than once"
     assert not errors, f"{where}: {errors}"
 

@@ -21,7 +21,7 @@ def test_page_works_from_disk(context, offline_copy, lang, page):
     p.wait_for_timeout(300)
     assert not p.errors, f"{lang}/{page} from disk: console errors {p.errors}"
     assert not p.outside, f"requests that tried to leave the disk: {p.outside}"
-    assert p.locator(".chart-view svg.marks").count() == p.locator(".chart-view").count()
+    assert p.locator(".chart-view :is(svg, canvas).marks").count() == p.locator(".chart-view").count()
     if p.locator(".math").count():
         assert p.locator(".math .katex").count() == p.locator(".math").count()
     if lang == "fa":

@@ -14,6 +14,10 @@ PANEL = 138          # px of the shape and of the 7×7 grid
 MATRIX = 280         # px of the 49×49 heatmap
 WEIGHT = alt.Scale(scheme="blues", type="sqrt", domain=[0, 1])
 HIGHLIGHT = "#f58518"
+# On screen the dashboard is drawn on a canvas: a divisor step recolours all 2 401 cells, which as SVG
+# elements took a style and paint pass of their own beyond the 50 ms budget (issue 12). Print and the PDF
+# still get SVG (assets/js/charts.js), and so do the static and exported drawings.
+SCREEN_RENDERER = {"renderer": "canvas"}
 
 
 def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
@@ -63,7 +67,8 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     top = alt.hconcat(_figure(source, t, shape.name, row, rowq.name, grid, side),
                       _looks(pairs, t, row, rowq.name, grid), spacing=20).resolve_scale(fill="independent")
     chart = alt.vconcat(top, _matrix(pairs, t, row, rowq.name, n, grid), numbers, spacing=10)
-    return dashboard(chart.resolve_scale(fill="independent").add_params(shape, divisor, rowq), t)
+    return dashboard(chart.resolve_scale(fill="independent").add_params(shape, divisor, rowq), t).properties(
+        usermeta=SCREEN_RENDERER)
 
 
 def _matrix(pairs: alt.Chart, t: dict, row, rowq: str, n: int, grid: int) -> alt.LayerChart:

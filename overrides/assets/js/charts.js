@@ -99,6 +99,24 @@
     });
   }
 
+  // SVG unless the chart asks for a canvas on screen (usermeta.renderer: a chart with thousands of marks
+  // that a control recolours, scripts/charts/sa_patch_attention.py). Paper always gets SVG: vector in the
+  // PDF (tools/pdf.py renders in print media).
+  function rendererFor(spec) {
+    var wanted = spec && spec.usermeta && spec.usermeta.renderer;
+    return wanted && !window.matchMedia("print").matches ? wanted : "svg";
+  }
+
+  // Vega measures chart text as it lays the chart out: the chart's font must be loaded by then. A page
+  // loads a font only for text it lays out, and a chart may be drawn while its part of the lesson is still
+  // skipped (content-visibility, hooks/render_on_view.py), so its font is asked for here.
+  function fontReady(font) {
+    if (!font || !document.fonts || !document.fonts.load) return Promise.resolve();
+    var family = JSON.stringify(String(font).split(",")[0].trim().replace(/^["']|["']$/g, ""));
+    return Promise.all([document.fonts.load("12px " + family), document.fonts.load("bold 12px " + family)])
+      .catch(function () {});
+  }
+
   function render(el) {
     var spec = specs[el.dataset.key];
     var opts = JSON.parse(el.dataset.opts);
@@ -106,20 +124,31 @@
     var state = old ? chosenState(el, old.view) : null;
     if (old) old.finalize();
     el.dataset.rendered = "";
-    return vegaEmbed(el, spec, {
-      renderer: "svg",
-      mode: "vega",
-      config: themeConfig(opts),
-      formatLocale: opts.locale,
-      i18n: opts.actions,
-      actions: { export: true, source: false, compiled: false, editor: false },
-      downloadFileName: el.dataset.chart
+    var embed = function (renderer) {
+      return vegaEmbed(el, spec, {
+        renderer: renderer,
+        mode: "vega",
+        config: themeConfig(opts),
+        formatLocale: opts.locale,
+        i18n: opts.actions,
+        actions: { export: true, source: false, compiled: false, editor: false },
+        downloadFileName: el.dataset.chart
+      });
+    };
+    return fontReady(opts.font).then(function () { return embed(rendererFor(spec)); }).then(function (res) {
+      // A canvas wider than the column (a phone) cannot shrink as an SVG does: Vega would map the pointer
+      // to the wrong marks. Such a chart is drawn as SVG instead.
+      var canvas = el.querySelector("canvas.marks"), box = getComputedStyle(el);
+      var room = el.clientWidth - parseFloat(box.paddingLeft) - parseFloat(box.paddingRight);
+      if (!canvas || canvas.getBoundingClientRect().width <= room + 0.5) return res;
+      res.finalize();
+      return embed("svg");
     }).then(function (res) {
       views.set(el, res);
       // The drawing itself is hidden from screen readers: the figure is named (aria-label), described
       // (figcaption) and its data is the table under it; the controls stay reachable.
-      var svg = el.querySelector("svg.marks");
-      if (svg) svg.setAttribute("aria-hidden", "true");
+      var drawing = el.querySelector("svg.marks, canvas.marks");
+      if (drawing) drawing.setAttribute("aria-hidden", "true");
       var summary = el.querySelector("details summary");  // vega-embed's menu button: an icon only
       if (summary) summary.setAttribute("aria-label", opts.menu);
       ownReadouts(el, res.view, opts.locale);

@@ -1,0 +1,97 @@
+"""Lighthouse ≥ 97 and slider p95 ≤ 50 ms (issue 12): what can be asserted cheaply of the levers used.
+
+- lesson text between headings is wrapped in .cv blocks (hooks/render_on_view.py) that skip layout on
+  screen (content-visibility: auto) and show everything on paper; headings stay outside the blocks, and an
+  in-page link still lands on its heading;
+- the 2 401-cell patch-attention dashboard draws on a canvas on screen, as SVG in print media;
+- a right-to-left page is no wider than a phone before any script runs (the language menu stays on screen),
+  and preloads the fonts it is set in.
+"""
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import LANGS, LESSONS, open_page, page_url, page_with_chart, pages
+from scripts.common import course
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+from browser import ALL_CHARTS_RENDERED  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hooks"))
+from render_on_view import wrap  # noqa: E402
+
+HEAVY = "sa_patch_attention"
+RTL = [lang.code for lang in course.languages() if lang.rtl]
+
+
+def test_blocks_between_headings_are_wrapped_and_headings_are_not():
+    html = ('<h1 id="t">T</h1>\n<p>intro</p>\n<h2 id="a">A</h2>\n<p>x<br>y</p>\n<div><img src="i"><p>z</p></div>\n'
+            '<h3 id="b">B</h3><hr>\n<h2 id="c">C</h2>\n<table><tr><td>1</td></tr></table>\n')
+    assert wrap(html) == ('<h1 id="t">T</h1>\n<p>intro</p>\n<h2 id="a">A</h2>\n'
+                          '<div class="cv" style="--cv-chars: 5; --cv-fixed: 3.2"><p>x<br>y</p>\n<div><img src="i"><p>z</p></div></div>\n'
+                          '<h3 id="b">B</h3><div class="cv" style="--cv-chars: 0; --cv-fixed: 0"><hr></div>\n<h2 id="c">C</h2>\n'
+                          '<div class="cv" style="--cv-chars: 1; --cv-fixed: 1.9"><table><tr><td>1</td></tr></table></div>\n')
+    assert wrap("<p>no heading</p>") == "<p>no heading</p>"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", LESSONS)
+def test_lesson_blocks_skip_layout_on_screen_and_show_on_paper(context, base_url, lang, page):
+    p = open_page(context, base_url, lang, page)
+    blocks = p.locator("article .cv")
+    assert blocks.count() >= 5, f"{lang}/{page}: the lesson text is not in blocks"
+    assert p.evaluate("[...document.querySelectorAll('article .cv')].every(b => "
+                      "getComputedStyle(b).contentVisibility === 'auto')")
+    # the lesson's own headings stay outside the blocks (headings inside a block belong to a part of it)
+    assert p.locator("article .cv > :is(h1, h2, h3, h4, h5, h6)").count() == 0, "headings stay outside the blocks"
+    assert p.locator("article > h2").count() >= 5
+    p.emulate_media(media="print")
+    assert p.evaluate("[...document.querySelectorAll('article .cv')].every(b => "
+                      "getComputedStyle(b).contentVisibility === 'visible' && getComputedStyle(b).contain === 'none')"), \
+        f"{lang}/{page}: printed notes must show every block"
+    p.emulate_media(media="screen")
+    p.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_in_page_link_lands_on_its_heading(context, base_url, lang):
+    page = LESSONS[0]
+    p = open_page(context, base_url, lang, page)
+    target = p.evaluate("[...document.querySelectorAll('article h2[id]')].at(-2).id")  # far down the page
+    p.goto(page_url(base_url, lang, page) + "#" + target)
+    p.wait_for_timeout(500)
+    top = p.evaluate(f"document.getElementById({target!r}).getBoundingClientRect().top")
+    assert 0 <= top < 200, f"{lang}/{page}#{target}: the heading is at {top:.0f} px, not at the top"
+    p.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_heavy_heatmap_is_a_canvas_on_screen_and_svg_on_paper(browser, base_url, lang):
+    page = page_with_chart(HEAVY)
+    for media, drawing in (("screen", "canvas"), ("print", "svg")):
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        p = ctx.new_page()
+        p.emulate_media(media=media)
+        p.goto(page_url(base_url, lang, page), wait_until="load")
+        p.wait_for_function(ALL_CHARTS_RENDERED, timeout=60000)
+        assert p.locator(f"#chart-{HEAVY} {drawing}.marks").count() == 1, f"{lang} {media}: not a {drawing}"
+        assert p.locator(f"#chart-{HEAVY} .marks").get_attribute("aria-hidden") == "true"
+        others = p.evaluate(f"[...document.querySelectorAll('.chart-view:not([data-chart={HEAVY}]) .marks')]"
+                            ".map(e => e.tagName.toLowerCase())")
+        assert others and set(others) == {"svg"}, f"{lang} {media}: the other charts should stay SVG"
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang", RTL)
+@pytest.mark.parametrize("page", pages())
+def test_rtl_page_is_no_wider_than_a_phone_before_scripts(browser, base_url, lang, page):
+    """Material's closed language menu reached past the left edge: the page was wider than the phone
+    until Material's script ran, then everything shifted (Lighthouse: layout shift)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False, is_mobile=True)
+    p = ctx.new_page()
+    p.goto(page_url(base_url, lang, page), wait_until="load")
+    width = p.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1] == 390, f"{lang}/{page}: {width[0]} px wide at 390 px without scripts"
+    fonts = p.evaluate("[...document.querySelectorAll('link[rel=preload][as=font]')].map(l => l.href)")
+    assert fonts and all(f.endswith(".woff2") for f in fonts), f"{lang}/{page}: its fonts are not preloaded"
+    ctx.close()
