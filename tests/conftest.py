@@ -26,6 +26,13 @@ def pages() -> list[str]:
     return sorted(course.pages())
 
 
+# Scrolled to, as a reader reaches it: a lesson block far from the viewport is laid out (content-visibility,
+# hooks/render_on_view.py) in the rendering step after the scroll, two frames later at most; until then its
+# text has no innerText and a click at its place lands on the block. `locator.evaluate(SCROLL_NEAR)`.
+SCROLL_NEAR = ("e => new Promise(r => { e.scrollIntoView({block: 'center'}); "
+               "requestAnimationFrame(() => requestAnimationFrame(r)); })")
+
+
 def page_with_chart(chart: str) -> str:
     """The page (without language) whose default-language source shows `{{ chart: <chart> }}`, so a test of
     one chart follows it when the text moves it (the home page shows no interactive chart)."""

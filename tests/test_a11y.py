@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LANGS, LESSONS, ROOT, open_page, pages
+from conftest import LANGS, LESSONS, ROOT, SCROLL_NEAR, open_page, pages
 
 AXE = ROOT / "build" / "axe.min.js"
 PERSIAN = re.compile(r"[\u0600-\u06ff]")
@@ -26,9 +26,7 @@ def load(shared_page, context, base_url, lang, page, scheme="default"):
     return open_page(context, base_url, lang, page, init_script=palette(scheme), timeout=20000)
 
 
-# scrolled to, as a reader reaches it: a lesson block far from the viewport is laid out (content-visibility,
-# hooks/render_on_view.py) in the rendering step after the scroll, two frames later at most
-NEAR = "e => new Promise(r => { e.scrollIntoView({block: 'center'}); requestAnimationFrame(() => requestAnimationFrame(r)); })"
+NEAR = SCROLL_NEAR  # conftest: scrolled to, laid out
 
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 @pytest.mark.parametrize("lang", LANGS)

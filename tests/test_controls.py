@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import LANGS, open_page, page_with_chart, pages
+from conftest import LANGS, SCROLL_NEAR, open_page, page_with_chart, pages
 from scripts.common import numfmt
 from scripts.common.i18n import strings
 
@@ -119,7 +119,8 @@ def test_sliders_run_the_way_their_axis_runs(context, base_url, lang):
     dirs = p.evaluate("[...document.querySelectorAll('figure.chart input[type=range]')].map(i => getComputedStyle(i).direction)")
     assert dirs and set(dirs) == {"ltr"}, dirs
     s = p.locator("#chart-sqrt_scaling input[type=range]")
-    s.scroll_into_view_if_needed()
+    # scrolled in, its block (content-visibility: auto) is laid out and hit-testable from the next frame
+    s.evaluate(SCROLL_NEAR)
     box = s.bounding_box()
     y = box["y"] + box["height"] / 2
     p.mouse.click(box["x"] + box["width"] * 0.2, y)

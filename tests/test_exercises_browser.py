@@ -4,7 +4,7 @@ accepted, a wrong one gets the hint, a close one is called close, a choice marks
 the solution opens by keyboard, and each numeric exercise accepts its own printed answer."""
 import pytest
 
-from conftest import LANGS, data, open_page
+from conftest import LANGS, SCROLL_NEAR, data, open_page
 
 DATA = data("exercises")
 PERSIAN = str.maketrans("0123456789.", "۰۱۲۳۴۵۶۷۸۹٫")
@@ -104,6 +104,7 @@ def test_choice_marks_the_option_and_solution_opens_by_keyboard(exercise_page, w
                         arg=root.locator(".exercise-feedback").element_handle())
     assert root.locator(".exercise-option--right input").get_attribute("value") == DATA[ex]["answer"]
     assert root.locator(".exercise-option--wrong").count() == 0
+    root.evaluate(SCROLL_NEAR)  # innerText reads the layout: the block must have been laid out on screen
     assert root.locator(".exercise-feedback").inner_text().strip() == words["right"]
     # the worked solution: closed, then opened from the keyboard
     summary = root.locator("details.exercise-solution > summary")
