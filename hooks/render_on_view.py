@@ -7,7 +7,8 @@ the browser skips style and layout of a block far from the viewport and keeps a 
 Headings stay outside the blocks, so the table of contents, in-page links and Material's scroll-spy read
 real heading positions without laying out the text around them. The text before the first heading (what
 the reader sees first) is not wrapped. Find-in-page, anchors and focus reveal a skipped block by
-themselves; print CSS turns skipping off (everything is shown on paper).
+themselves; print CSS turns skipping off (everything is shown on paper). The last block, next to the footer,
+is not wrapped.
 """
 from __future__ import annotations
 
@@ -96,8 +97,10 @@ def wrap(content: str) -> str:
                 current = [start, end]
                 runs.append(current)
             current[1] = end
+    # The last run is laid out for real: a skipped block's content can run past its rough placeholder, and
+    # past the last one it would sit on the footer (axe then reads the footer's dark colour behind it).
     out, pos = [], 0
-    for start, end in runs:
+    for start, end in runs[:-1]:
         chars, fixed = estimate(content[start:end])
         out += [content[pos:start], OPEN.format(chars=chars, fixed=fixed), content[start:end], CLOSE]
         pos = end
