@@ -8,6 +8,7 @@ DATA = ["sa_trained"]
 SERIES = ("accuracy", "entropy_pct", "on_shape", "patch_entropy_pct")
 COLORS = ["#1b9e77", "#d95f02", "#7570b3", "#999999"]
 LEGEND_CHARS = 30   # a series name longer than this takes two lines on a phone
+READOUT_LINE = 15   # px between the readout's lines
 
 
 def _long(sa: dict, t: dict) -> list[dict]:
@@ -50,10 +51,13 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     readout = (base.transform_filter(hover)
                .transform_pivot("series", value="value", groupby=["epoch"])
                .transform_calculate(line=fit(t["readout"], 12, epoch=num("datum.epoch", "d"), **parts))
-               # above the plot, its last line 8 px over it: two lines on a phone
-               .mark_text(align=align(t["readout"]), baseline="bottom", fontSize=12, lineHeight=15, dy=-8,
-                          lineBreak=BREAK)
-               .encode(x=alt.value("width") if right else alt.value(0), y=alt.value(0), text="line:N")
+               # above the plot, its last line 8 px over it: two lines on a phone. Vega draws the lines
+               # after the first below it whatever the baseline, so the first line is lifted by the rest.
+               .transform_calculate(lift=f"-(length(split(datum.line, {js(BREAK)})) - 1) * {READOUT_LINE}")
+               .mark_text(align=align(t["readout"]), baseline="bottom", fontSize=12, lineHeight=READOUT_LINE,
+                          dy=-8, lineBreak=BREAK)
+               .encode(x=alt.value("width") if right else alt.value(0), y=alt.Y("lift:Q", scale=None),
+                       text="line:N")
                .properties(name="readout"))
     return (lines + points + rule + readout).properties(
         width="container", height=240, padding={"top": 36, "left": 5, "right": 5, "bottom": 5},
