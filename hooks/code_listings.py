@@ -24,6 +24,7 @@ from mkdocs.utils import get_relative_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from hooks.worker_shim import offline_build  # noqa: E402
+from scripts.common.jsonio import write_if_changed  # noqa: E402
 
 ENTRY = re.compile(r'(<section class="provenance-entry" id="src-([\w-]+)">)(.*?)(</section>)', re.S)
 # the listing pymdownx.highlight wrote: code is escaped, so the first </pre></div> closes it
@@ -72,7 +73,4 @@ def on_post_build(config, **kwargs) -> None:
     site = Path(config["site_dir"])
     for exp, inner in sorted(_listings.items()):
         body = f"courseCode.define({json.dumps(exp)},{json.dumps(inner, ensure_ascii=False)});\n"
-        dest = site / script_path(exp)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        if not dest.exists() or dest.read_text(encoding="utf-8") != body:
-            dest.write_text(body, encoding="utf-8")
+        write_if_changed(site / script_path(exp), body)

@@ -25,6 +25,7 @@ from mkdocs.utils import get_relative_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from hooks.worker_shim import offline_build  # noqa: E402
+from scripts.common.jsonio import write_if_changed  # noqa: E402
 from scripts.common.i18n import strings  # noqa: E402
 
 EXERCISE_ID = re.compile(r'<div class="exercise"[^>]*? id="(exercise-[\w-]+)"')
@@ -74,7 +75,4 @@ def on_post_build(config, **kwargs) -> None:
     site = Path(config["site_dir"])
     for path, bodies in sorted(_solutions.items()):
         body = f"courseSolutions.define({json.dumps(bodies, ensure_ascii=False, sort_keys=True)});\n"
-        dest = site / path
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        if not dest.exists() or dest.read_text(encoding="utf-8") != body:
-            dest.write_text(body, encoding="utf-8")
+        write_if_changed(site / path, body)
