@@ -3,7 +3,8 @@
     {{ exercise: sa_weight_t4 }}      (own line, after the section it practises; same line in uk and fa)
 
 becomes a numbered exercise (class `exercise`): the question, an answer box (numbers) or options
-(choices) checked in the page by assets/js/exercises.js, a hint shown after the first miss, and the
+(choices) checked in the page by assets/js/exercises.js (the form waits in a <template> until the exercise
+nears the screen: controls()), a hint shown after the first miss, and the
 worked solution in a closed <details>. Derivations get the question and the solution only.
 Where things come from:
   generated/data/exercises.json      kind, answer, tolerances, print format, the numbers solutions quote
@@ -59,11 +60,21 @@ def precision_line(ex_id: str, item: dict, ui: dict) -> str:
     return f'<p class="exercise-precision">{text}</p>'
 
 
+def controls(form: str, static: str = "") -> str:
+    """The exercise's form inside a <template>: assets/js/exercises.js puts it in the page when the exercise
+    nears the screen. Chromium's form autofill reads every form control of a page at DOMContentLoaded and at
+    load, and one inside a lesson block that skips its layout (hooks/render_on_view.py) made it style and lay
+    out that whole block: the whole lesson, in one long task (issue 12, Lighthouse). A template's content is
+    no control of the page. `static` is what readers without the script and paper get instead (a choice's
+    options); the script hides it when the form arrives."""
+    return f'<div class="exercise-controls">{static}<template>{form}</template></div>'
+
+
 def number_form(ex_id: str, ui: dict) -> str:
     box = f"exercise-{ex_id}-answer"
-    return (f'<form class="exercise-form" hidden><label for="{box}">{html.escape(ui["your_answer"])}</label> '
-            f'<input type="text" id="{box}" inputmode="decimal" autocomplete="off" spellcheck="false" dir="ltr"> '
-            f'<button type="submit" class="md-button">{html.escape(ui["check"])}</button></form>')
+    return controls(f'<form class="exercise-form"><label for="{box}">{html.escape(ui["your_answer"])}</label> '
+                    f'<input type="text" id="{box}" inputmode="decimal" autocomplete="off" spellcheck="false" dir="ltr"> '
+                    f'<button type="submit" class="md-button">{html.escape(ui["check"])}</button></form>')
 
 
 def choice_form(ex_id: str, item: dict, text: dict, ui: dict, where: str) -> str:
@@ -73,8 +84,11 @@ def choice_form(ex_id: str, item: dict, text: dict, ui: dict, where: str) -> str
         raise PluginError(f"{where}: exercise {ex_id!r} has no words for options {missing} (exercises.items.{ex_id}.options)")
     labels = "".join(f'<label class="exercise-option"><input type="radio" name="exercise-{ex_id}" value="{html.escape(o)}"> '
                      f'<span>{html.escape(options[o])}</span></label>' for o in item["options"])
-    return (f'<form class="exercise-form" hidden><fieldset><legend>{html.escape(ui["choose"])}</legend>{labels}</fieldset>'
-            f'<button type="submit" class="md-button">{html.escape(ui["check"])}</button></form>')
+    # the options as plain text, for paper and readers without the script (no control: see controls())
+    static = (f'<div class="exercise-choices"><p class="exercise-choices__legend">{html.escape(ui["choose"])}</p><ul>'
+              + "".join(f'<li>{html.escape(options[o])}</li>' for o in item["options"]) + "</ul></div>")
+    return controls(f'<form class="exercise-form"><fieldset><legend>{html.escape(ui["choose"])}</legend>{labels}</fieldset>'
+                    f'<button type="submit" class="md-button">{html.escape(ui["check"])}</button></form>', static)
 
 
 def exercise_md(ex_id: str, n: int, data: dict, w: dict, lang: str, where: str) -> str:

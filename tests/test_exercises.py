@@ -250,3 +250,25 @@ def test_site_loads_solutions_when_opened_and_the_offline_copy_keeps_them(site_d
     assert len(inline) == len(blocks) and "data-src" not in "".join(SOLUTION.findall(offline))
     assert offline.count('class="exercise-answer"') == sum(DATA[attrs(b)["id"].removeprefix("exercise-")]["kind"] != "derivation"
                                                            for b in blocks)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lesson", MINIMUM)
+def test_no_form_control_in_a_lesson_outside_a_template(site_dir, lang, lesson):
+    """A form control in a lesson block that skips its layout (hooks/render_on_view.py) made Chromium's
+    form autofill style and lay out that whole block at DOMContentLoaded and load: every exercise's form
+    waits in a <template> (exercises.js places it near the screen), and a choice's options are also there
+    as plain text for paper and readers without the script."""
+    raw = page_file(site_dir, lang, lesson).read_text(encoding="utf-8")
+    article = raw[raw.index("<article"):raw.index("</article>")]
+    outside = re.sub(r"<template>.*?</template>", "", article, flags=re.S)
+    assert not re.findall(r"<(?:input|button|select|textarea)\b[^>]*>", outside), f"{lang}/{lesson}: controls outside templates"
+    for block in EXERCISE.findall(article):
+        ex_id = attrs(block)["id"].removeprefix("exercise-")
+        if DATA[ex_id]["kind"] == "derivation":
+            continue
+        assert block.count("<template>") == 1 and "exercise-form" in block.split("<template>")[1], ex_id
+        if DATA[ex_id]["kind"] == "choice":
+            plain = re.search(r'<div class="exercise-choices">(.*?)</div>', block, re.S).group(1)
+            assert re.findall(r"<li>(.*?)</li>", plain) == [html.escape(words(lang)["items"][ex_id]["options"][o])
+                                                           for o in DATA[ex_id]["options"]], ex_id

@@ -4,7 +4,7 @@ accepted, a wrong one gets the hint, a close one is called close, a choice marks
 the solution opens by keyboard, and each numeric exercise accepts its own printed answer."""
 import pytest
 
-from conftest import LANGS, SCROLL_NEAR, data, open_page
+from conftest import LANGS, LESSONS, SCROLL_NEAR, data, open_page, page_url
 
 DATA = data("exercises")
 PERSIAN = str.maketrans("0123456789.", "۰۱۲۳۴۵۶۷۸۹٫")
@@ -24,7 +24,7 @@ def exercise_page(context, base_url, offline_copy):
     def get(where, lang, lesson):
         if (where, lang, lesson) not in opened:
             p = open_page(context, base_url if where == "online" else offline_copy, lang, lesson)
-            p.wait_for_function("document.querySelectorAll('.exercise-form:not([hidden])').length > 0")
+            p.wait_for_function("window.courseExercises")  # the forms come as their exercises near the screen
             opened[where, lang, lesson] = p
         return opened[where, lang, lesson]
     yield get
@@ -38,7 +38,9 @@ def errors(p):
 
 
 def answer(p, ex_id, text):
-    """Type an answer and press Enter in the box (keyboard only); return the announced verdict."""
+    """Scroll to the exercise, type an answer and press Enter in the box (keyboard only); return the
+    announced verdict. The box comes into the page as its exercise nears the screen (exercises.js)."""
+    p.locator(f"#exercise-{ex_id}").evaluate(SCROLL_NEAR)
     box = p.locator(f"#exercise-{ex_id} input[type=text]")
     box.fill(text)
     box.press("Enter")
@@ -89,6 +91,7 @@ def test_choice_marks_the_option_and_solution_opens_by_keyboard(exercise_page, w
     words = ui(lang)
     ex = "ca_mask_choice"
     root = p.locator(f"#exercise-{ex}")
+    root.evaluate(SCROLL_NEAR)  # its form comes as it nears the screen
     wrong = next(o for o in DATA[ex]["options"] if o != DATA[ex]["answer"])
     root.locator(f"input[value={wrong}]").check()
     root.locator("button[type=submit]").press("Enter")
@@ -140,3 +143,55 @@ def test_reading_rules(exercise_page):
              "abc": [], "1,2,3": [], "": [], "--1": [], "1..2": []}
     got = p.evaluate("cases => Object.fromEntries(Object.keys(cases).map(k => [k, window.courseExercises.parse(k)]))", cases)
     assert got == cases
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_a_form_comes_as_its_exercise_nears_the_screen(browser, base_url, lang, lesson):
+    """At load the lesson holds no form of an exercise far below the screen (a control in a block that skips
+    its layout made Chromium's autofill lay out that block, hooks/exercises.py); scrolled near, the exercise
+    gets its form, and a choice's plain options step aside; on paper the plain options, never the form."""
+    ctx = browser.new_context(viewport={"width": 412, "height": 823}, is_mobile=True, has_touch=True)
+    p = ctx.new_page()
+    p.goto(page_url(base_url, lang, lesson), wait_until="load")
+    p.wait_for_timeout(500)
+    last = p.evaluate("[...document.querySelectorAll('.exercise .exercise-controls')].map(c => c.closest('.exercise').id).at(-1)")
+    choice = p.evaluate("[...document.querySelectorAll('.exercise[data-kind=choice]')].map(e => e.id).at(-1)")
+    assert last and choice, f"{lang}/{lesson}: exercises with forms"
+    for ex in dict.fromkeys([choice, last]):
+        root = p.locator(f"#{ex}")
+        assert root.locator(".exercise-form").count() == 0, f"{lang}/{lesson} {ex}: placed before it neared the screen"
+        assert root.evaluate("e => e.querySelectorAll('input, button').length") == 0
+        root.evaluate(SCROLL_NEAR)
+        root.locator(".exercise-form").wait_for(state="visible")
+        assert root.locator("template").count() == 0
+        if root.get_attribute("data-kind") == "choice":
+            assert root.locator(".exercise-choices").is_hidden()
+            assert root.locator("input[type=radio]").count() == len(DATA[ex.removeprefix("exercise-")]["options"])
+    p.emulate_media(media="print")
+    shown = p.evaluate("""() => [...document.querySelectorAll('.exercise')].map(e => [e.dataset.kind,
+        getComputedStyle(e.querySelector('.exercise-choices') || e).display,
+        [...e.querySelectorAll('.exercise-form')].map(f => getComputedStyle(f).display).join()])""")
+    for kind, plain, form in shown:
+        assert form in ("", "none"), f"{lang}/{lesson}: a form on paper"
+        if kind == "choice":
+            assert plain == "block", f"{lang}/{lesson}: a choice's options not on paper"
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_without_the_script_a_choice_shows_its_options_and_no_form(browser, base_url, lang):
+    ctx = browser.new_context(java_script_enabled=False)
+    p = ctx.new_page()
+    seen = 0
+    for lesson in LESSONS:
+        p.goto(page_url(base_url, lang, lesson), wait_until="load")
+        assert p.locator(".exercise-form").count() == 0, f"{lang}/{lesson}: a form that cannot check anything"
+        for ex in p.eval_on_selector_all(".exercise[data-kind=choice]", "els => els.map(e => e.id)"):
+            plain = p.locator(f"#{ex} .exercise-choices li")
+            assert plain.count() == len(DATA[ex.removeprefix("exercise-")]["options"]), f"{lang}/{lesson} {ex}"
+            plain.first.scroll_into_view_if_needed()  # no script runs here, not even SCROLL_NEAR's
+            assert plain.first.is_visible()
+            seen += 1
+    assert seen, "no choice exercise in any lesson"
+    ctx.close()

@@ -125,10 +125,38 @@
     });
   }
 
+  // The form (answer box or options, and the button) waits in a <template> (hooks/exercises.py, controls())
+  // and comes into the page when its exercise is within half a screen of the viewport, as near as a lesson
+  // block starts being laid out (content-visibility: auto). A form control in a block that skips its layout
+  // made Chromium's form autofill style and lay out that whole block at load. A choice's plain options
+  // (paper, no script) step aside for the form.
+  function place(ex) {
+    var holder = ex.querySelector(".exercise-controls");
+    var template = holder && holder.querySelector("template");
+    if (!template) return;
+    holder.appendChild(template.content);
+    holder.removeChild(template);
+    var plain = holder.querySelector(".exercise-choices");
+    if (plain) plain.hidden = true;
+    setup(ex);
+  }
+
+  var near = "IntersectionObserver" in window ? new IntersectionObserver(function (entries) {
+    entries.forEach(function (e) {
+      if (!e.isIntersecting) return;
+      near.unobserve(e.target);
+      place(e.target);
+    });
+  }, { rootMargin: "50% 0px" }) : null;
+
   function init() {
     var first = document.querySelector(".exercise[data-read]");
     if (first) READ = JSON.parse(first.dataset.read);
-    document.querySelectorAll(".exercise").forEach(setup);
+    document.querySelectorAll(".exercise").forEach(function (ex) {
+      if (!ex.querySelector(".exercise-controls > template")) setup(ex);  // a derivation: nothing to place
+      else if (near) near.observe(ex);
+      else place(ex);
+    });
   }
   // ── Worked solutions on demand (hooks/exercise_solutions.py) ─────────────────────────────────
   // On the site a solution's body waits in assets/solutions/<page>.js (its <details> has data-src);
