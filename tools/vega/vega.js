@@ -8,7 +8,7 @@ import {extend} from 'vega-util';
 import {transforms} from 'vega-dataflow';
 import * as vtx from 'vega-view-transforms';  // layout, bounds, overlap: every view needs them
 import * as encode from 'vega-encode';        // scales, axes, legends, stack
-import {voronoi} from 'vega-voronoi';         // Vega-Lite's nearest-point hover
+import {Voronoi as voronoi} from './voronoi.js';  // Vega-Lite's nearest-point hover, without d3-delaunay
 
 // vega-transforms one file each (its package entry would bring all of them):
 // first those the Vega parser itself adds to every view…
