@@ -112,8 +112,9 @@ def asked_features(site_dir) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("family", sorted(PAGE_FAMILIES))
-def test_page_font_keeps_the_features_the_css_asks_for(site_dir, family):
+@pytest.mark.parametrize("family", sorted(set(PAGE_FAMILIES) | set(FAMILIES)))
+def test_served_font_keeps_the_features_the_css_asks_for(site_dir, family):
+    """Every cut font (page or chart-only) keeps the shaping features and those the stylesheets ask for."""
     asked = asked_features(site_dir)
     assert "tnum" in asked, "course.css asks for tabular-nums (tables): the check reads the stylesheets"
     tags = lambda font: {r.FeatureTag for t in ("GSUB", "GPOS") if t in font for r in font[t].table.FeatureList.FeatureRecord}  # noqa: E731
