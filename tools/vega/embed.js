@@ -40,8 +40,8 @@ function addStyle() {
   document.head.appendChild(style);
 }
 
-// The «⋯» menu: a link per format; its address is made when it is pressed (mouse) or, from the keyboard,
-// on the click itself, so the download is the chart as it is at that moment.
+// The «⋯» menu: a link per format; its address is made when the link is pressed (mouse) or focused
+// (keyboard, before Enter), so the download is the chart as it is at that moment.
 function menu(el, view, opts) {
   const i18n = opts.i18n || {};
   const details = document.createElement('details');
@@ -54,16 +54,13 @@ function menu(el, view, opts) {
   for (const ext of ['svg', 'png']) {
     const a = document.createElement('a');
     a.text = i18n[`${ext.toUpperCase()}_ACTION`] || `Save as ${ext.toUpperCase()}`;
-    a.href = '#';
-    a.target = '_blank';
+    a.href = '#';  // no target="_blank" (vega-embed's): a new tab would block the keyboard's download
     a.download = `${opts.downloadFileName || 'visualization'}.${ext}`;
     const prepare = () => view.toImageURL(ext).then(url => { a.href = url; });
     a.addEventListener('mousedown', e => { e.preventDefault(); prepare(); });
-    a.addEventListener('click', e => {
-      if (a.getAttribute('href') !== '#') return;
-      e.preventDefault();
-      prepare().then(() => a.click());
-    });
+    a.addEventListener('focus', prepare);
+    // not ready yet (a very quick Enter): no download of the page itself; the next Enter saves the chart
+    a.addEventListener('click', e => { if (a.getAttribute('href') === '#') e.preventDefault(); });
     actions.append(a);
   }
   el.append(details);
