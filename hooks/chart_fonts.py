@@ -95,24 +95,32 @@ def page_chars(site: Path, langs: list[str]) -> set[str]:
     return out
 
 
-# A page font keeps fontTools' default layout features (shaping: init, medi, fina, rlig, ccmp, calt,
-# liga, kern, mark…) and the ones our CSS asks for (course.css: tabular-nums); stylistic sets, small
-# capitals and old-style figures nobody asks for go (a quarter of the Persian face).
-PAGE_FEATURES = "--layout-features+=tnum"
-ALL_FEATURES = "--layout-features=*"
+# Both cuts keep the layout features a browser applies by itself (fontTools' default list: shaping
+# init, medi, fina, rlig, ccmp, calt, liga, kern, mark…) and those our CSS asks for (course.css:
+# tabular-nums); stylistic sets, alternates, discretionary ligatures, small capitals and old-style figures
+# nobody asks for go (a quarter of the Persian face). Fractions (frac, numr, dnom) are in fontTools' list
+# but a browser applies them only around a fraction slash (U+2044), so they stay only when one is shown.
+# A chart font's MATH table (math layout, which no browser reads from a web font's text) goes too.
+FEATURES = ["--layout-features+=tnum"]
+FRACTIONS = ["--layout-features-=frac,numr,dnom"]
+DROPPED_TABLES = "--drop-tables+=FFTM,MATH"
 
 
-def subset_to(src: Path, dest: Path, chars: set[str], features: str = ALL_FEATURES) -> None:
+def features(chars: set[str]) -> list[str]:
+    return FEATURES + ([] if "\u2044" in chars else FRACTIONS)
+
+
+def subset_to(src: Path, dest: Path, chars: set[str]) -> None:
     from fontTools import subset as ft
     text = "".join(sorted(chars))
-    key = hashlib.sha256((text + src.name + str(src.stat().st_size) + features).encode()).hexdigest()[:16]
+    options = [*features(chars), DROPPED_TABLES, "--no-hinting", "--desubroutinize", "--ignore-missing-unicodes"]
+    key = hashlib.sha256((text + src.name + str(src.stat().st_size) + " ".join(options)).encode()).hexdigest()[:16]
     small = CACHE / key / dest.name
     if not small.exists():
         small.parent.mkdir(parents=True, exist_ok=True)
         tmp = small.with_suffix(".tmp")
         unicodes = ",".join(f"U+{ord(c):04X}" for c in sorted(chars))
-        ft.main([str(src), f"--unicodes={unicodes}", features, "--flavor=woff2",
-                 f"--output-file={tmp}", "--no-hinting", "--desubroutinize", "--ignore-missing-unicodes", "--drop-tables+=FFTM"])
+        ft.main([str(src), f"--unicodes={unicodes}", *options, "--flavor=woff2", f"--output-file={tmp}"])
         tmp.replace(small)
     dest.write_bytes(small.read_bytes())
 
@@ -120,10 +128,10 @@ def subset_to(src: Path, dest: Path, chars: set[str], features: str = ALL_FEATUR
 def on_post_build(config, **kwargs) -> None:
     site = Path(config["site_dir"])
     vendor = site / "assets" / "vendor"
-    cuts = {family: (chars, ALL_FEATURES) for family, chars in chart_only_families().items()}
+    cuts = chart_only_families()
     for family, langs in page_families().items():
-        cuts[family] = (cuts.get(family, (set(),))[0] | page_chars(site, langs), PAGE_FEATURES)
-    for family, (chars, features) in cuts.items():
+        cuts[family] = cuts.get(family, set()) | page_chars(site, langs)
+    for family, chars in cuts.items():
         for ttf in fonts.files(family):
             for served in vendor.glob(f"*/{ttf.stem}.woff2"):  # the faces the pages' @font-face serve
-                subset_to(ttf, served, chars, features)
+                subset_to(ttf, served, chars)

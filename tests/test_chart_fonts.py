@@ -112,8 +112,9 @@ def asked_features(site_dir) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("family", sorted(PAGE_FAMILIES))
-def test_page_font_keeps_the_features_the_css_asks_for(site_dir, family):
+@pytest.mark.parametrize("family", sorted(set(PAGE_FAMILIES) | set(FAMILIES)))
+def test_served_font_keeps_the_features_the_css_asks_for(site_dir, family):
+    """Every cut font (page or chart-only) keeps the shaping features and those the stylesheets ask for."""
     asked = asked_features(site_dir)
     assert "tnum" in asked, "course.css asks for tabular-nums (tables): the check reads the stylesheets"
     tags = lambda font: {r.FeatureTag for t in ("GSUB", "GPOS") if t in font for r in font[t].table.FeatureList.FeatureRecord}  # noqa: E731
@@ -121,4 +122,19 @@ def test_page_font_keeps_the_features_the_css_asks_for(site_dir, family):
         full = TTFont(str(fonts.folder(family) / name))
         lost = (asked & tags(full)) - tags(small)
         assert not lost, f"{name}: the served cut dropped {sorted(lost)}, which the stylesheets ask for"
-        assert {"init", "medi", "fina", "rlig"} & tags(full) <= tags(small), f"{name}: shaping features dropped"
+        # the features a browser applies by itself that do something for the served characters (a cut
+        # keeping every feature keeps them)
+        applied = {"init", "medi", "fina", "isol", "rlig", "ccmp", "locl", "calt", "liga", "clig", "curs", "kern", "mark", "mkmk"}
+        shaping = applied & tags(all_features_cut(full, small))
+        assert shaping <= tags(small), f"{name}: shaping features dropped: {sorted(shaping - tags(small))}"
+
+
+def all_features_cut(full: TTFont, small: TTFont) -> TTFont:
+    """The pinned font cut to the served font's characters, keeping every layout feature."""
+    from fontTools import subset
+    options = subset.Options(layout_features=["*"], ignore_missing_unicodes=True)
+    cut = subset.Subsetter(options)
+    cut.populate(unicodes=small.getBestCmap())
+    font = TTFont(full.reader.file.name)
+    cut.subset(font)
+    return font

@@ -84,3 +84,20 @@ def test_search_index_loads_when_search_opens(browser, base_url, lang):
     p.keyboard.type("softmax")
     p.wait_for_selector(".md-search-result__item", timeout=10000)
     ctx.close()
+
+
+def test_our_scripts_and_stylesheet_are_served_minified(site_dir, offline_copy):
+    """hooks/minify.py: the site and the offline copy serve the course's own scripts and stylesheet
+    without their comments and spaces (at most 70 % of the source), and what they define is still there."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent / "overrides" / "assets"
+    sources = sorted([*root.glob("js/*.js"), *root.glob("css/*.css")])
+    assert sources
+    for built_root in (site_dir / "assets", offline_copy / "assets"):
+        for src in sources:
+            built = built_root / src.parent.name / src.name
+            text = built.read_text(encoding="utf-8")
+            assert len(text) <= 0.7 * src.stat().st_size, f"{built}: not minified ({len(text)} of {src.stat().st_size} bytes)"
+            assert "\n  " not in text, f"{built}: indented lines left"
+    charts = (site_dir / "assets" / "js" / "charts.js").read_text(encoding="utf-8")
+    assert "courseCharts" in charts and "renderAll" in charts, "charts.js lost the names tools/browser.py calls"

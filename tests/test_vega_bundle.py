@@ -158,3 +158,42 @@ def test_the_chart_menu_saves_svg_and_png(context, base_url, lang):
     assert sorted(kinds) == ["png", "svg"], f"{lang}: the menu saved {kinds}"
     assert not p.errors, f"{lang}: {p.errors}"
     p.close()
+
+
+# tools/vega/voronoi.js stands in for vega-voronoi (d3-delaunay): its cells must be d3-delaunay's,
+# vertex for vertex (to a thousandth of a pixel: d3 is the less exact of the two on collinear points).
+VORONOI = r"""
+import {cells} from './voronoi.js';
+import {Delaunay} from 'd3-delaunay';
+let seed = 7;
+const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+const box = [0, 0, 500, 300], cases = [];
+for (const n of [1, 2, 3, 10, 60, 200]) {
+  const xs = [], ys = [];
+  for (let i = 0; i < n; i++) { xs.push(rnd() * 500); ys.push(rnd() * 300); }
+  cases.push([xs, ys]);
+}
+cases.push([[0, 100, 200, 300, 100], [50, 50, 50, 50, 50]]);           // collinear, one point repeated
+cases.push([[10, 20, 30, 10, 20, 30, 20], [10, 10, 10, 20, 20, 20, 10]]);  // a grid, one point repeated
+cases.push([[0, 250, 500, 499.5], [0, 150, 300, 0.5]]);                 // on the corners
+const vertices = path => path ? path.slice(1, -1).split('L').map(p => p.split(',').map(Number)) : [];
+const near = (a, b) => a.every(p => b.some(q => Math.hypot(p[0] - q[0], p[1] - q[1]) < 1e-3));
+const wrong = [];
+cases.forEach(([xs, ys], c) => {
+  const ours = cells(xs, ys, box);
+  const v = Delaunay.from(xs.map((x, i) => [x, ys[i]])).voronoi(box);
+  xs.forEach((_, i) => {
+    const p = v.cellPolygon(i), theirs = p ? p.slice(0, -1) : [], mine = vertices(ours[i]);
+    if (!(near(mine, theirs) && near(theirs, mine))) wrong.push({case: c, point: i, ours: ours[i], d3: String(theirs)});
+  });
+});
+process.stdout.write(JSON.stringify(wrong));
+"""
+
+
+def test_our_voronoi_cells_are_d3_delaunays():
+    """The nearest-point hover regions (sa_training_progress) are the same as with vega-voronoi."""
+    out = subprocess.run(["node", "--input-type=module", "-e", VORONOI], cwd=ROOT / "tools" / "vega",
+                         capture_output=True, text=True, check=True)
+    wrong = json.loads(out.stdout)
+    assert not wrong, f"tools/vega/voronoi.js differs from d3-delaunay: {wrong[:3]}"

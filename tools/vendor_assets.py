@@ -2,7 +2,7 @@
 
 Nothing is fetched at run time: the site ships these copies. KaTeX's stylesheet is trimmed to its
 woff2 fonts (every browser we target reads woff2), and only the Vazirmatn weights we use are kept.
-Vega and vega-embed are bundled into one script with only what our charts use (tools/vega/, built
+Vega and our small embed are bundled into one script with only what our charts use (tools/vega/, built
 with the pinned esbuild; tests/test_vega_bundle.py checks every generated spec against it).
 """
 import re
@@ -44,14 +44,14 @@ def subset(src: Path, dest: Path, unicodes: str = UNICODES) -> None:
              f"--output-file={dest}", "--no-hinting", "--desubroutinize"])
 
 
-# Our Vega (tools/vega/vega.js) stands in for the "vega" package; these modules are replaced by the
-# stand-ins of tools/vega/absent.js (what each one was for is written there).
+# Our Vega (tools/vega/vega.js) stands in for the "vega" package; these modules, should anything import
+# them again, are replaced by the stand-ins of tools/vega/absent.js (what each one was for is written there).
 VEGA_BUNDLE = "vega/vega-course.min.js"
 VEGA_ABSENT = ("vega-lite", "vega-interpreter", "vega-themes", "d3-geo", "d3-scale-chromatic", "topojson-client")
 
 
 def bundle_vega() -> None:
-    """vega-embed over our trimmed Vega, minified into one script that sets window.vegaEmbed."""
+    """Our embed (tools/vega/embed.js) over our trimmed Vega, minified into one script that sets window.vegaEmbed."""
     esbuild = NM / ".bin" / "esbuild"
     if not esbuild.exists():
         raise SystemExit("node_modules/.bin/esbuild is missing: run `npm ci` (package.json pins it; make assets does)")

@@ -1,6 +1,6 @@
 // What the course's Vega bundle leaves out (tools/vendor_assets.py aliases these modules here):
-// vega-lite (specs are compiled to Vega at build time), vega-interpreter (only for vega-embed's `ast`
-// option), vega-themes (only for its `theme` option; charts.js sets neither), d3-geo (only Vega's
+// vega-lite (specs are compiled to Vega at build time), vega-interpreter and vega-themes (vega-embed's
+// `ast` and `theme` options; tools/vega/embed.js replaced vega-embed and imports neither), d3-geo (only Vega's
 // geo* expression functions use it), topojson-client (the topojson data format) and
 // d3-scale-chromatic (ten categorical palettes vega-scale registers by name: here they are empty, and
 // tests/test_vega_bundle.py fails when a spec names one). That test checks no spec needs any of them.

@@ -1,6 +1,6 @@
-// The "vega" module as the course's charts need it. tools/vendor_assets.py bundles it with vega-embed
-// (which imports "vega") into assets/vendor/vega/vega-course.min.js. It is node_modules/vega/index.js
-// with only the transforms our compiled specs use and only the names vega-embed reads: geo, force,
+// The "vega" module as the course's charts need it. tools/vendor_assets.py bundles it with our embed
+// (./embed.js, which imports "vega") into assets/vendor/vega/vega-course.min.js. It is node_modules/vega/index.js
+// with only the transforms our compiled specs use and only the names the embed reads: geo, force,
 // hierarchy, label, regression, wordcloud, crossfilter and the unused data transforms stay out.
 // tests/test_vega_bundle.py fails, naming chart and missing piece, when a spec needs something
 // left out here: add its transform below (a file of vega-transforms/src, or the package it lives in).
@@ -8,7 +8,7 @@ import {extend} from 'vega-util';
 import {transforms} from 'vega-dataflow';
 import * as vtx from 'vega-view-transforms';  // layout, bounds, overlap: every view needs them
 import * as encode from 'vega-encode';        // scales, axes, legends, stack
-import {voronoi} from 'vega-voronoi';         // Vega-Lite's nearest-point hover
+import {Voronoi as voronoi} from './voronoi.js';  // Vega-Lite's nearest-point hover, without d3-delaunay
 
 // vega-transforms one file each (its package entry would bring all of them):
 // first those the Vega parser itself adds to every view…
@@ -48,15 +48,11 @@ extend(transforms, vtx, encode, {
   filter, flatten, fold, formula, joinaggregate, lookup, pivot, sequence, window, voronoi
 });
 
-export {version} from '../../node_modules/vega/package.json';  // the vega-embed menu shows it
-
-// what vega-embed reads from "vega" (node_modules/vega-embed/build/embed.js)
-export {isBoolean, isObject, isString, logger, mergeConfig, writeConfig, Warn} from 'vega-util';
-export {loader} from 'vega-loader';
+// what ./embed.js reads from "vega"
+export {logger, Warn} from 'vega-util';
 export {View} from 'vega-view';
 export {parse} from 'vega-parser';
-export {expressionFunction} from 'vega-functions';
-export {numberFormatDefaultLocale as formatLocale, timeFormatDefaultLocale as timeFormatLocale} from 'vega-format';
+export {numberFormatDefaultLocale as formatLocale} from 'vega-format';
 
 // What this bundle can draw, for tests/test_vega_bundle.py, which asks it about every generated spec.
 import {transform} from 'vega-dataflow';

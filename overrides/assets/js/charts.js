@@ -149,7 +149,7 @@
       // (figcaption) and its data is the table under it; the controls stay reachable.
       var drawing = el.querySelector("svg.marks, canvas.marks");
       if (drawing) drawing.setAttribute("aria-hidden", "true");
-      var summary = el.querySelector("details summary");  // vega-embed's menu button: an icon only
+      var summary = el.querySelector("details summary");  // the chart menu's button (tools/vega/embed.js): an icon only
       if (summary) summary.setAttribute("aria-label", opts.menu);
       ownReadouts(el, res.view, opts.locale);
       // One more run: the first one fitted the width, and text that wraps at that width (scripts/charts/
