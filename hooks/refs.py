@@ -499,16 +499,53 @@ def spec_script(chart: str, lang: str) -> str:
     return f"assets/charts/{lang}/{chart}.js"
 
 
+def split_parts(spec: dict, chart: str) -> dict:
+    """A chart that declares usermeta.parts (scripts/charts/_kit.py parts_by) keeps in `spec` only the rows
+    of its split datasets for the control's initial value; returns {value: {dataset: rows}} for the other
+    values, and names each one's script in usermeta.parts.files (charts.js loads it when the value is picked)."""
+    parts = (spec.get("usermeta") or {}).get("parts")
+    if not parts:
+        return {}
+    first = next((s["value"] for s in spec.get("signals", []) if s["name"] == parts["signal"]), None)
+    datasets = {d["name"]: d for d in spec["data"] if d["name"] in parts["data"]}
+    if first is None or set(datasets) != set(parts["data"]):
+        raise PluginError(f"{chart}: usermeta.parts names a signal {parts['signal']!r} with an initial value and "
+                          f"datasets {parts['data']}; the spec has {sorted(datasets)}: name them in the builder "
+                          "(alt.Data(name=…)) and bind the signal")
+    rest: dict = {}
+    for name, d in datasets.items():
+        keep = []
+        for row in d["values"]:
+            value = row[parts["field"]]
+            (keep if value == first else rest.setdefault(value, {}).setdefault(name, [])).append(row)
+        d["values"] = keep
+    for value in rest:
+        if not re.fullmatch(r"[\w-]+", str(value)):
+            raise PluginError(f"{chart}: a part's value {value!r} cannot name a file; use letters, digits, - or _")
+    parts["files"] = {str(v): f"{chart}.{v}.js" for v in sorted(rest, key=str)}
+    return rest
+
+
 def write_spec_scripts(site: Path) -> None:
-    """Each chart's compiled Vega spec as a script that hands it to charts.js (courseCharts.define)."""
-    for vg in GEN.glob("charts/*/*.vg.json"):
-        chart, lang = vg.name[:-len(".vg.json")], vg.parent.name
-        spec = json.dumps(json.loads(vg.read_text(encoding="utf-8")), separators=(",", ":"), ensure_ascii=False)
-        body = f"courseCharts.define({json.dumps(spec_key(chart, lang))},{spec});\n"
-        dest = site / spec_script(chart, lang)
+    """Each chart's compiled Vega spec as a script that hands it to charts.js (courseCharts.define), and
+    each part of its data loaded on demand as a script beside it (courseCharts.part)."""
+    def write(dest: Path, body: str) -> None:
         dest.parent.mkdir(parents=True, exist_ok=True)
         if not dest.exists() or dest.read_text(encoding="utf-8") != body:
             dest.write_text(body, encoding="utf-8")
+
+    compact = dict(separators=(",", ":"), ensure_ascii=False)
+    for vg in GEN.glob("charts/*/*.vg.json"):
+        chart, lang = vg.name[:-len(".vg.json")], vg.parent.name
+        spec = json.loads(vg.read_text(encoding="utf-8"))
+        key = spec_key(chart, lang)
+        rest = split_parts(spec, chart)
+        dest = site / spec_script(chart, lang)
+        write(dest, f"courseCharts.define({json.dumps(key)},{json.dumps(spec, **compact)});\n")
+        files = rest and spec["usermeta"]["parts"]["files"]
+        for value, data in rest.items():
+            write(dest.parent / files[str(value)],
+                  f"courseCharts.part({json.dumps(key)},{json.dumps(str(value))},{json.dumps(data, **compact)});\n")
 
 
 def on_post_build(config, **kwargs) -> None:

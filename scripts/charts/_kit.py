@@ -357,3 +357,14 @@ def patch_box(slot: str, grid: int, side: int, colour: str) -> alt.Chart:
         x1=f"({slot} % {grid} + 1) * {side}", y1=f"(floor({slot} / {grid}) + 1) * {side}",
     ).mark_rect(fill=None, stroke=colour, strokeWidth=2.5).encode(
         x=alt.X("x0:Q", scale=px, axis=None), x2="x1:Q", y=alt.Y("y0:Q", scale=rpx, axis=None), y2="y1:Q")
+
+
+# --- data loaded when a control asks for it ---------------------------------------------------------
+
+def parts_by(param, *datasets: str, field: str | None = None) -> dict:
+    """usermeta for a chart whose named inline `datasets` are split by the value of `field` (by default the
+    bound param's own name): the page's spec holds only the rows for the param's initial value, and the
+    rows for another value load when the reader picks it (hooks/refs.py writes each value's rows as a
+    script beside the spec; assets/js/charts.js loads it and inserts them). Printing, the PDF and the
+    static SVG show the initial value, so they need nothing more."""
+    return {"parts": {"signal": param.name, "field": field or param.name, "data": list(datasets)}}

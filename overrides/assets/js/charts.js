@@ -99,6 +99,41 @@
     });
   }
 
+  // ── Data loaded when a control asks for it (issue 12, lighter pages) ───────────────────────
+  // A chart may split inline datasets by the value of one bound control (usermeta.parts, scripts/charts/
+  // _kit.py parts_by): its spec holds the rows for the initial value, and hooks/refs.py writes each other
+  // value's rows as a script beside the spec (usermeta.parts.files; a script, so file:// works). When the
+  // control takes a value whose rows a view lacks, they are loaded and inserted into that view, then it
+  // runs again. Each view asks for itself, so a re-render (light/dark, with the reader's choice restored)
+  // gets the rows too.
+  var partData = {};  // data-key + " " + value → {dataset: rows}, filled by the part scripts
+
+  function rowsOnDemand(el, view, spec) {
+    var parts = spec && spec.usermeta && spec.usermeta.parts;
+    if (!parts || !parts.files) return;
+    var has = {};
+    var ensure = function (value) {
+      var file = parts.files[String(value)];
+      if (!file || has[value]) return;
+      has[value] = true;
+      var id = el.dataset.key + " " + value;
+      loadScript(el.dataset.src.replace(/[^\/]*$/, file)).then(function () {
+        if (!partData[id]) throw new Error(file + " held no rows for " + id);
+        if (!views.get(el) || views.get(el).view !== view) return;  // re-rendered meanwhile: the new view asks
+        Object.keys(partData[id]).forEach(function (name) {
+          // copies: Vega marks the rows it takes in, and another view may take the same rows later
+          view.insert(name, partData[id][name].map(function (row) { return Object.assign({}, row); }));
+        });
+        return view.runAsync();
+      }).catch(function (err) {
+        has[value] = false;
+        console.error("chart " + el.dataset.chart + ": " + err);
+      });
+    };
+    view.addSignalListener(parts.signal, function (_, value) { ensure(value); });
+    ensure(view.signal(parts.signal));
+  }
+
   // SVG unless the chart asks for a canvas on screen (usermeta.renderer: a chart with thousands of marks
   // that a control recolours, scripts/charts/sa_patch_attention.py). Paper always gets SVG: vector in the
   // PDF (tools/pdf.py renders in print media).
@@ -152,6 +187,7 @@
       var summary = el.querySelector("details summary");  // vega-embed's menu button: an icon only
       if (summary) summary.setAttribute("aria-label", opts.menu);
       ownReadouts(el, res.view, opts.locale);
+      rowsOnDemand(el, res.view, spec);
       // One more run: the first one fitted the width, and text that wraps at that width (scripts/charts/
       // _kit.py fit) is laid out again only on the next run (autosize resize, scripts/charts/_render.py).
       return (state ? res.view.setState(state) : res.view).runAsync().then(function () { return res; });
@@ -249,6 +285,7 @@
   window.courseCharts = {
     views: views, renderAll: renderAll,
     define: function (key, spec) { specs[key] = spec; },
+    part: function (key, value, data) { partData[key + " " + value] = data; },
     specOf: function (el) { return JSON.stringify(specs[el.dataset.key] || null); }  // tools/bench.py
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watch);
