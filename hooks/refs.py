@@ -500,29 +500,34 @@ def spec_script(chart: str, lang: str) -> str:
 
 
 def split_parts(spec: dict, chart: str) -> dict:
-    """A chart that declares usermeta.parts (scripts/charts/_kit.py parts_by) keeps in `spec` only the rows
-    of its split datasets for the control's initial value; returns {value: {dataset: rows}} for the other
-    values, and names each one's script in usermeta.parts.files (charts.js loads it when the value is picked)."""
+    """A chart that declares usermeta.parts (scripts/charts/_kit.py parts_by: {dataset: [signal, …]}) keeps in
+    `spec` only the rows of each split dataset for its signals' initial values; returns {part: {dataset: rows}}
+    for the other values, a part named by its values joined with "." ("square", "square.2"), and names each
+    part's script in usermeta.parts.files (charts.js loads it when those values are picked)."""
     parts = (spec.get("usermeta") or {}).get("parts")
     if not parts:
         return {}
-    first = next((s["value"] for s in spec.get("signals", []) if s["name"] == parts["signal"]), None)
+    first = {s["name"]: s["value"] for s in spec.get("signals", []) if "value" in s}
     datasets = {d["name"]: d for d in spec["data"] if d["name"] in parts["data"]}
-    if first is None or set(datasets) != set(parts["data"]):
-        raise PluginError(f"{chart}: usermeta.parts names a signal {parts['signal']!r} with an initial value and "
-                          f"datasets {parts['data']}; the spec has {sorted(datasets)}: name them in the builder "
-                          "(alt.Data(name=…)) and bind the signal")
+    unbound = sorted({sig for sigs in parts["data"].values() for sig in sigs} - set(first))
+    if unbound or set(datasets) != set(parts["data"]):
+        raise PluginError(f"{chart}: usermeta.parts splits {sorted(parts['data'])} by signals with initial values; "
+                          f"the spec has datasets {sorted(datasets)} and no initial value for {unbound}: name the "
+                          "datasets in the builder (alt.Data(name=…)) and split them by bound params")
     rest: dict = {}
     for name, d in datasets.items():
-        keep = []
+        signals, keep = parts["data"][name], []
         for row in d["values"]:
-            value = row[parts["field"]]
-            (keep if value == first else rest.setdefault(value, {}).setdefault(name, [])).append(row)
+            values = [row[sig] for sig in signals]
+            if values == [first[sig] for sig in signals]:
+                keep.append(row)
+                continue
+            if not all(re.fullmatch(r"[\w-]+", str(v)) for v in values):
+                raise PluginError(f"{chart}: the values {values} of {name} cannot name a file; use letters, digits, "
+                                  "- or _")
+            rest.setdefault(".".join(map(str, values)), {}).setdefault(name, []).append(row)
         d["values"] = keep
-    for value in rest:
-        if not re.fullmatch(r"[\w-]+", str(value)):
-            raise PluginError(f"{chart}: a part's value {value!r} cannot name a file; use letters, digits, - or _")
-    parts["files"] = {str(v): f"{chart}.{v}.js" for v in sorted(rest, key=str)}
+    parts["files"] = {part: f"{chart}.{part}.js" for part in sorted(rest)}
     return rest
 
 
@@ -543,9 +548,9 @@ def write_spec_scripts(site: Path) -> None:
         dest = site / spec_script(chart, lang)
         write(dest, f"courseCharts.define({json.dumps(key)},{json.dumps(spec, **compact)});\n")
         files = rest and spec["usermeta"]["parts"]["files"]
-        for value, data in rest.items():
-            write(dest.parent / files[str(value)],
-                  f"courseCharts.part({json.dumps(key)},{json.dumps(str(value))},{json.dumps(data, **compact)});\n")
+        for part, data in rest.items():
+            write(dest.parent / files[part],
+                  f"courseCharts.part({json.dumps(key)},{json.dumps(part)},{json.dumps(data, **compact)});\n")
 
 
 def on_post_build(config, **kwargs) -> None:

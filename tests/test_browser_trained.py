@@ -97,7 +97,8 @@ PIXELS = """(id) => [...document.querySelectorAll('#chart-' + id + ' svg.marks p
 @pytest.mark.parametrize("lang", LANGS)
 def test_trained_maps_load_a_shape_when_it_is_picked(browser, base_url, lang):
     """Only the first shape's rows come with the spec; picking another loads its part (once) and redraws the
-    maps from it; back on the first shape the first picture returns; no console errors."""
+    maps from it; back on the first shape the first picture returns; after the light/dark switch the picked
+    shape is drawn again from the rows already loaded; no console errors."""
     from conftest import SCROLL_NEAR, open_page
     chart, sa = "sa_trained_maps", data("sa_trained")
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -113,7 +114,8 @@ def test_trained_maps_load_a_shape_when_it_is_picked(browser, base_url, lang):
     before = p.evaluate(PIXELS, chart)
     p.locator(f"#chart-{chart} input[type=radio][name='shape'][value='{other}']").check()
     drawn_again(p, chart, other)
-    assert [u.rsplit("/", 1)[-1] for u in parts()] == [f"{chart}.{other}.js"], parts()
+    loaded = sorted(u.rsplit("/", 1)[-1] for u in parts())   # the shape's picture, its rows for the head shown
+    assert loaded == sorted([f"{chart}.{other}.js", f"{chart}.{other}.1.js"]), loaded
     for state in ("untrained", "trained"):          # the weights drawn are the picked shape's
         w, _ = expected_row(sa, other, state, 1, 0)
         cells = sorted(items(p, chart, f"cells_{state}"), key=lambda c: c["datum"]["j"])
@@ -125,7 +127,13 @@ def test_trained_maps_load_a_shape_when_it_is_picked(browser, base_url, lang):
     assert p.evaluate(PIXELS, chart) == before, f"{lang}: back on {first}, the first picture did not return"
     p.locator(f"#chart-{chart} input[type=radio][name='shape'][value='{other}']").check()
     drawn_again(p, chart, other)
-    assert p.evaluate(PIXELS, chart) == after and len(parts()) == 1, parts()
+    assert p.evaluate(PIXELS, chart) == after and len(parts()) == 2, parts()
+    stamp = p.locator(f"#chart-{chart} .chart-view").get_attribute("data-rendered-at")
+    p.locator("label[for^='__palette']:visible").first.click()    # light/dark: a new view, the choice kept
+    p.wait_for_function("""([id, old]) => { const e = document.querySelector('#chart-' + id + ' .chart-view');
+                           return e.dataset.rendered === '1' && e.dataset.renderedAt !== old; }""", arg=[chart, stamp])
+    drawn_again(p, chart, other)
+    assert len(parts()) == 2, f"{lang}: a part loaded again after the theme switch: {parts()}"
     assert not p.errors, p.errors
     ctx.close()
 

@@ -361,10 +361,11 @@ def patch_box(slot: str, grid: int, side: int, colour: str) -> alt.Chart:
 
 # --- data loaded when a control asks for it ---------------------------------------------------------
 
-def parts_by(param, *datasets: str, field: str | None = None) -> dict:
-    """usermeta for a chart whose named inline `datasets` are split by the value of `field` (by default the
-    bound param's own name): the page's spec holds only the rows for the param's initial value, and the
-    rows for another value load when the reader picks it (hooks/refs.py writes each value's rows as a
-    script beside the spec; assets/js/charts.js loads it and inserts them). Printing, the PDF and the
-    static SVG show the initial value, so they need nothing more."""
-    return {"parts": {"signal": param.name, "field": field or param.name, "data": list(datasets)}}
+def parts_by(datasets: dict) -> dict:
+    """usermeta for a chart whose named inline datasets are split by the values of bound params:
+    {dataset: [param, …]}, each dataset's rows holding a field named like each of its params. The page's
+    spec holds only the rows for the params' initial values; the rows for other values load when the
+    reader picks them (hooks/refs.py writes each combination's rows as a script beside the spec;
+    assets/js/charts.js loads it and inserts them). Printing, the PDF and the static SVG show the initial
+    values, so they need nothing more."""
+    return {"parts": {"data": {name: [p.name for p in params] for name, params in datasets.items()}}}

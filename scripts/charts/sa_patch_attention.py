@@ -69,7 +69,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                       _looks(pairs, t, row, rowq.name, grid), spacing=20).resolve_scale(fill="independent")
     chart = alt.vconcat(top, _matrix(pairs, t, row, rowq.name, n, grid), numbers, spacing=10)
     return dashboard(chart.resolve_scale(fill="independent").add_params(shape, divisor, rowq), t).properties(
-        usermeta=SCREEN_RENDERER | parts_by(shape, "patches"))  # a reader sees one shape: the others load when picked
+        usermeta=SCREEN_RENDERER | parts_by({"patches": [shape]}))  # a reader sees one shape: the others load when picked
 
 
 def _matrix(pairs: alt.Chart, t: dict, row, rowq: str, n: int, grid: int) -> alt.LayerChart:

@@ -113,7 +113,8 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
         title=alt.TitleParams(bidi(t["title"]), subtitle=[bidi(x) for x in halves(t["subtitle"])], fontSize=14,
                               anchor="middle", offset=16),
         padding=PADDING, description=t["description"],
-        usermeta=parts_by(shape, "pictures", "qk"))  # a reader sees one shape: the others load when picked
+        # a reader sees one shape and one head: the others' rows load when picked
+        usermeta=parts_by({"pictures": [shape], "qk": [shape, head]}))
 
 
 def table(data: dict, t: dict, lang: str) -> dict:

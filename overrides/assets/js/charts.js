@@ -100,23 +100,23 @@
   }
 
   // ── Data loaded when a control asks for it (issue 12, lighter pages) ───────────────────────
-  // A chart may split inline datasets by the value of one bound control (usermeta.parts, scripts/charts/
-  // _kit.py parts_by): its spec holds the rows for the initial value, and hooks/refs.py writes each other
-  // value's rows as a script beside the spec (usermeta.parts.files; a script, so file:// works). When the
-  // control takes a value whose rows a view lacks, they are loaded and inserted into that view, then it
-  // runs again. Each view asks for itself, so a re-render (light/dark, with the reader's choice restored)
-  // gets the rows too.
-  var partData = {};  // data-key + " " + value → {dataset: rows}, filled by the part scripts
+  // A chart may split inline datasets by the values of bound controls (usermeta.parts.data: {dataset:
+  // [signal, …]}, scripts/charts/_kit.py parts_by): its spec holds the rows for the initial values, and
+  // hooks/refs.py writes the rows of every other combination as a script beside the spec (usermeta.parts.
+  // files, a part named by its values joined with "."; a script, so file:// works). When the controls take
+  // values whose rows a view lacks, their part is loaded and inserted into that view, which then runs again.
+  // Each view asks for itself, so a re-render (light/dark, with the reader's choice restored) gets them too.
+  var partData = {};  // data-key + " " + part → {dataset: rows}, filled by the part scripts
 
   function rowsOnDemand(el, view, spec) {
     var parts = spec && spec.usermeta && spec.usermeta.parts;
     if (!parts || !parts.files) return;
     var has = {};
-    var ensure = function (value) {
-      var file = parts.files[String(value)];
-      if (!file || has[value]) return;
-      has[value] = true;
-      var id = el.dataset.key + " " + value;
+    var ensure = function (part) {
+      var file = parts.files[part];
+      if (!file || has[part]) return;  // the initial values' rows are in the spec
+      has[part] = true;
+      var id = el.dataset.key + " " + part;
       loadScript(el.dataset.src.replace(/[^\/]*$/, file)).then(function () {
         if (!partData[id]) throw new Error(file + " held no rows for " + id);
         if (!views.get(el) || views.get(el).view !== view) return;  // re-rendered meanwhile: the new view asks
@@ -126,12 +126,21 @@
         });
         return view.runAsync();
       }).catch(function (err) {
-        has[value] = false;
+        has[part] = false;
         console.error("chart " + el.dataset.chart + ": " + err);
       });
     };
-    view.addSignalListener(parts.signal, function (_, value) { ensure(value); });
-    ensure(view.signal(parts.signal));
+    var check = function () {
+      Object.keys(parts.data).forEach(function (name) {
+        ensure(parts.data[name].map(function (signal) { return String(view.signal(signal)); }).join("."));
+      });
+    };
+    var signals = {};
+    Object.keys(parts.data).forEach(function (name) {
+      parts.data[name].forEach(function (signal) { signals[signal] = true; });
+    });
+    Object.keys(signals).forEach(function (signal) { view.addSignalListener(signal, check); });
+    check();
   }
 
   // SVG unless the chart asks for a canvas on screen (usermeta.renderer: a chart with thousands of marks
