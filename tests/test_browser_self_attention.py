@@ -140,6 +140,9 @@ def test_patch_attention_hover_and_divisor(page, lang):
     assert flatter > entropy, "a larger divisor flattens the row"
     pick(page, chart, "shape", "cross")
     assert signal(page, chart, "shape") == "cross"
+    # the shape's patches load when it is picked (charts.js rowsOnDemand): its row is drawn once they are in
+    page.wait_for_function(f"([id, prefix]) => ({ITEMS})([id, prefix]).length === 49", arg=[chart, "looks"])
+    settle(page, chart)
     assert items(page, chart, "stats")[0]["datum"]["h"] != flatter
 
 

@@ -33,6 +33,15 @@ def settle(p, chart):
     p.evaluate(f"(id) => ({VIEW})(id).runAsync().then(() => null)", chart)
 
 
+def drawn_again(p, chart, shape):
+    """Settled after a control that may load rows (a shape's part, charts.js rowsOnDemand): both panels
+    drawn from the rows of `shape`."""
+    p.wait_for_function(f"""([id, shape]) => {{ const cells = ({ITEMS})([id, 'cells_']);
+      return cells.length === 98 && cells.every(c => c.datum.shape === shape); }}""", arg=[chart, shape],
+                        timeout=10000)
+    settle(p, chart)
+
+
 def hover(p, chart, prefix, test):
     box = p.evaluate(HOVER, [chart, prefix, test])
     p.mouse.move(box["x"], box["y"])
@@ -72,13 +81,61 @@ def test_trained_maps_follow_shape_head_and_query(shared_page, lang):
     assert first["trained"] < first["untrained"] - 0.2, "training should sharpen the class token's row"
     p.locator(f"#chart-{chart} input[type=radio][name='shape'][value='cross']").check()
     p.locator(f"#chart-{chart} input[type=radio][name='head'][value='3']").check()
-    settle(p, chart)
+    drawn_again(p, chart, "cross")
     check("cross", 3, 0)
     p.locator(f"#chart-{chart} select[name='query']").select_option("25")      # patch 24, the centre
     settle(p, chart)
     patch = check("cross", 3, 25)
     assert min(patch.values()) > 0.9, "a patch row stays close to uniform before and after training"
     assert not p.errors, p.errors
+
+
+PIXELS = """(id) => [...document.querySelectorAll('#chart-' + id + ' svg.marks path, #chart-' + id + ' svg.marks rect')]
+  .map(e => (e.getAttribute('d') || '') + (e.getAttribute('fill') || '') + (e.getAttribute('fill-opacity') || '')).join('|')"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_trained_maps_load_a_shape_when_it_is_picked(browser, base_url, lang):
+    """Only the first shape's rows come with the spec; picking another loads its part (once) and redraws the
+    maps from it; back on the first shape the first picture returns; after the light/dark switch the picked
+    shape is drawn again from the rows already loaded; no console errors."""
+    from conftest import SCROLL_NEAR, open_page
+    chart, sa = "sa_trained_maps", data("sa_trained")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    requested = []
+    ctx.on("request", lambda r: requested.append(r.url))
+    p = open_page(ctx, base_url, lang, "self-attention")
+    parts = lambda: [u for u in requested if f"/{chart}." in u and u.endswith(".js")   # noqa: E731
+                     and not u.endswith(f"/{chart}.js")]                                # (the spec itself)
+    assert not parts(), f"{lang}: parts loaded before a shape was picked: {parts()}"
+    first, other = sa["shapes"][0], sa["shapes"][1]
+    assert p.locator(f"#chart-{chart} input[name='shape']:checked").get_attribute("value") == first
+    p.locator(f"#chart-{chart} .vega-bind").first.evaluate(SCROLL_NEAR)
+    before = p.evaluate(PIXELS, chart)
+    p.locator(f"#chart-{chart} input[type=radio][name='shape'][value='{other}']").check()
+    drawn_again(p, chart, other)
+    loaded = sorted(u.rsplit("/", 1)[-1] for u in parts())   # the shape's picture, its rows for the head shown
+    assert loaded == sorted([f"{chart}.{other}.js", f"{chart}.{other}.1.js"]), loaded
+    for state in ("untrained", "trained"):          # the weights drawn are the picked shape's
+        w, _ = expected_row(sa, other, state, 1, 0)
+        cells = sorted(items(p, chart, f"cells_{state}"), key=lambda c: c["datum"]["j"])
+        assert np.allclose([c["datum"]["w"] for c in cells], w, atol=1e-9), (other, state)
+    after = p.evaluate(PIXELS, chart)
+    assert after != before, f"{lang}: the drawing did not change with the shape"
+    p.locator(f"#chart-{chart} input[type=radio][name='shape'][value='{first}']").check()
+    drawn_again(p, chart, first)
+    assert p.evaluate(PIXELS, chart) == before, f"{lang}: back on {first}, the first picture did not return"
+    p.locator(f"#chart-{chart} input[type=radio][name='shape'][value='{other}']").check()
+    drawn_again(p, chart, other)
+    assert p.evaluate(PIXELS, chart) == after and len(parts()) == 2, parts()
+    stamp = p.locator(f"#chart-{chart} .chart-view").get_attribute("data-rendered-at")
+    p.locator("label[for^='__palette']:visible").first.click()    # light/dark: a new view, the choice kept
+    p.wait_for_function("""([id, old]) => { const e = document.querySelector('#chart-' + id + ' .chart-view');
+                           return e.dataset.rendered === '1' && e.dataset.renderedAt !== old; }""", arg=[chart, stamp])
+    drawn_again(p, chart, other)
+    assert len(parts()) == 2, f"{lang}: a part loaded again after the theme switch: {parts()}"
+    assert not p.errors, p.errors
+    ctx.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)

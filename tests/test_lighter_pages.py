@@ -101,3 +101,48 @@ def test_our_scripts_and_stylesheet_are_served_minified(site_dir, offline_copy):
             assert "\n  " not in text, f"{built}: indented lines left"
     charts = (site_dir / "assets" / "js" / "charts.js").read_text(encoding="utf-8")
     assert "courseCharts" in charts and "renderAll" in charts, "charts.js lost the names tools/browser.py calls"
+
+
+def _script_json(path, call):
+    """The JSON argument(s) of a spec or part script: courseCharts.<call>(key, [part,] {...});"""
+    import json
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith(f"courseCharts.{call}(") and text.endswith(");\n"), path
+    return json.loads("[" + text[len(f"courseCharts.{call}("):-len(");\n")] + "]")
+
+
+def test_split_charts_ship_the_initial_rows_and_every_other_row_in_parts(site_dir):
+    """A chart split by its controls (usermeta.parts): its spec script holds exactly the rows of the controls'
+    initial values, each part script the rows of its values, and together they hold every row of the
+    generated spec, once; charts without parts get no part scripts."""
+    import json
+    from conftest import ROOT
+    split = 0
+    for lang in LANGS:
+        for vg in sorted((ROOT / "generated" / "charts" / lang).glob("*.vg.json")):
+            chart = vg.name[:-len(".vg.json")]
+            full = json.loads(vg.read_text(encoding="utf-8"))
+            folder = site_dir / "assets" / "charts" / lang
+            key, spec = _script_json(folder / f"{chart}.js", "define")
+            parts = (full.get("usermeta") or {}).get("parts")
+            found = sorted(p.name for p in folder.glob(f"{chart}.*.js"))
+            if not parts:
+                assert not found and spec == full, f"{lang}/{chart}: parts without a split: {found}"
+                continue
+            split += 1
+            first = {s["name"]: s["value"] for s in full["signals"] if "value" in s}
+            files = spec["usermeta"]["parts"]["files"]
+            assert found == sorted(files.values()), (lang, chart, found)
+            for name, signals in parts["data"].items():
+                rows = {json.dumps(r, sort_keys=True) for r in next(d for d in full["data"] if d["name"] == name)["values"]}
+                inline = next(d for d in spec["data"] if d["name"] == name)["values"]
+                assert inline and all([r[s] for s in signals] == [first[s] for s in signals] for r in inline), name
+                shipped = [json.dumps(r, sort_keys=True) for r in inline]
+                for part, file in files.items():
+                    k, p, data = _script_json(folder / file, "part")
+                    assert (k, p) == (key, part)
+                    got = data.get(name, [])
+                    assert all(".".join(str(r[s]) for s in signals) == part for r in got), (chart, part, name)
+                    shipped += [json.dumps(r, sort_keys=True) for r in got]
+                assert len(shipped) == len(rows) and set(shipped) == rows, f"{lang}/{chart}: {name} rows lost or doubled"
+    assert split >= 2 * len(LANGS), "sa_trained_maps and sa_patch_attention are split by their controls"

@@ -357,3 +357,15 @@ def patch_box(slot: str, grid: int, side: int, colour: str) -> alt.Chart:
         x1=f"({slot} % {grid} + 1) * {side}", y1=f"(floor({slot} / {grid}) + 1) * {side}",
     ).mark_rect(fill=None, stroke=colour, strokeWidth=2.5).encode(
         x=alt.X("x0:Q", scale=px, axis=None), x2="x1:Q", y=alt.Y("y0:Q", scale=rpx, axis=None), y2="y1:Q")
+
+
+# --- data loaded when a control asks for it ---------------------------------------------------------
+
+def parts_by(datasets: dict) -> dict:
+    """usermeta for a chart whose named inline datasets are split by the values of bound params:
+    {dataset: [param, …]}, each dataset's rows holding a field named like each of its params. The page's
+    spec holds only the rows for the params' initial values; the rows for other values load when the
+    reader picks them (hooks/refs.py writes each combination's rows as a script beside the spec;
+    assets/js/charts.js loads it and inserts them). Printing, the PDF and the static SVG show the initial
+    values, so they need nothing more."""
+    return {"parts": {"data": {name: [p.name for p in params] for name, params in datasets.items()}}}

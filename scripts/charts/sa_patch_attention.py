@@ -6,8 +6,8 @@ the shape selector and hovering a row or a patch all re-run the formula.
 """
 import altair as alt
 
-from scripts.charts._kit import (anchor, bidi, dashboard, label, lines_view, patch_box, patch_pixels, say,
-                                softmax)
+from scripts.charts._kit import (anchor, bidi, dashboard, label, lines_view, parts_by, patch_box, patch_pixels,
+                                say, softmax)
 
 DATA = ["sa_patch_attention"]
 PANEL = 138          # px of the shape and of the 7×7 grid
@@ -37,7 +37,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
 
     patches = [{"key": f"{s}:{i}", "shape": s, "i": i, "p": vec}
                for s in shapes for i, vec in enumerate(pa["by_shape"][s]["patches"])]
-    source = alt.Data(values=patches)
+    source = alt.Data(name="patches", values=patches)
 
     # scores of every pair (i, j) of the chosen shape, then softmax(scores / divisor) by row
     dot = " + ".join(f"datum.pi[{c}] * datum.pj[{c}]" for c in range(dim))
@@ -48,6 +48,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                                as_=["pi"])
              .transform_lookup(lookup="kj", from_=alt.LookupData(data=source, key="key", fields=["p"]),
                                as_=["pj"])
+             .transform_filter("datum.pi && datum.pj")   # a picked shape's patches still loading (parts_by)
              .transform_calculate(s=dot)
              .transform_calculate(z=f"datum.s / {divisor.name}"))
     pairs = softmax(pairs, "z", ["i"]).transform_calculate(plogp="datum.w > 0 ? -datum.w * log(datum.w) : 0")
@@ -68,7 +69,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                       _looks(pairs, t, row, rowq.name, grid), spacing=20).resolve_scale(fill="independent")
     chart = alt.vconcat(top, _matrix(pairs, t, row, rowq.name, n, grid), numbers, spacing=10)
     return dashboard(chart.resolve_scale(fill="independent").add_params(shape, divisor, rowq), t).properties(
-        usermeta=SCREEN_RENDERER)
+        usermeta=SCREEN_RENDERER | parts_by({"patches": [shape]}))  # a reader sees one shape: the others load when picked
 
 
 def _matrix(pairs: alt.Chart, t: dict, row, rowq: str, n: int, grid: int) -> alt.LayerChart:

@@ -99,6 +99,50 @@
     });
   }
 
+  // ── Data loaded when a control asks for it (issue 12, lighter pages) ───────────────────────
+  // A chart may split inline datasets by the values of bound controls (usermeta.parts.data: {dataset:
+  // [signal, …]}, scripts/charts/_kit.py parts_by): its spec holds the rows for the initial values, and
+  // hooks/refs.py writes the rows of every other combination as a script beside the spec (usermeta.parts.
+  // files, a part named by its values joined with "."; a script, so file:// works). When the controls take
+  // values whose rows a view lacks, their part is loaded and inserted into that view, which then runs again.
+  // Each view asks for itself, so a re-render (light/dark, with the reader's choice restored) gets them too.
+  var partData = {};  // data-key + " " + part → {dataset: rows}, filled by the part scripts
+
+  function rowsOnDemand(el, view, spec) {
+    var parts = spec && spec.usermeta && spec.usermeta.parts;
+    if (!parts || !parts.files) return;
+    var has = {};
+    var ensure = function (part) {
+      var file = parts.files[part];
+      if (!file || has[part]) return;  // the initial values' rows are in the spec
+      has[part] = true;
+      var id = el.dataset.key + " " + part;
+      loadScript(el.dataset.src.replace(/[^\/]*$/, file)).then(function () {
+        if (!partData[id]) throw new Error(file + " held no rows for " + id);
+        if (!views.get(el) || views.get(el).view !== view) return;  // re-rendered meanwhile: the new view asks
+        Object.keys(partData[id]).forEach(function (name) {
+          // copies: Vega marks the rows it takes in, and another view may take the same rows later
+          view.insert(name, partData[id][name].map(function (row) { return Object.assign({}, row); }));
+        });
+        return view.runAsync();
+      }).catch(function (err) {
+        has[part] = false;
+        console.error("chart " + el.dataset.chart + ": " + err);
+      });
+    };
+    var check = function () {
+      Object.keys(parts.data).forEach(function (name) {
+        ensure(parts.data[name].map(function (signal) { return String(view.signal(signal)); }).join("."));
+      });
+    };
+    var signals = {};
+    Object.keys(parts.data).forEach(function (name) {
+      parts.data[name].forEach(function (signal) { signals[signal] = true; });
+    });
+    Object.keys(signals).forEach(function (signal) { view.addSignalListener(signal, check); });
+    check();
+  }
+
   // SVG unless the chart asks for a canvas on screen (usermeta.renderer: a chart with thousands of marks
   // that a control recolours, scripts/charts/sa_patch_attention.py). Paper always gets SVG: vector in the
   // PDF (tools/pdf.py renders in print media).
@@ -152,6 +196,7 @@
       var summary = el.querySelector("details summary");  // the chart menu's button (tools/vega/embed.js): an icon only
       if (summary) summary.setAttribute("aria-label", opts.menu);
       ownReadouts(el, res.view, opts.locale);
+      rowsOnDemand(el, res.view, spec);
       // One more run: the first one fitted the width, and text that wraps at that width (scripts/charts/
       // _kit.py fit) is laid out again only on the next run (autosize resize, scripts/charts/_render.py).
       return (state ? res.view.setState(state) : res.view).runAsync().then(function () { return res; });
@@ -249,6 +294,7 @@
   window.courseCharts = {
     views: views, renderAll: renderAll,
     define: function (key, spec) { specs[key] = spec; },
+    part: function (key, value, data) { partData[key + " " + value] = data; },
     specOf: function (el) { return JSON.stringify(specs[el.dataset.key] || null); }  // tools/bench.py
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watch);
