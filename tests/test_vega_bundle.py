@@ -141,7 +141,7 @@ def test_the_vendor_folder_ships_only_the_bundle(piece):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_chart_menu_saves_svg_and_png(context, base_url, lang):
-    """vega-embed's «⋯» menu, from the bundle: each action saves the chart (SVG from Vega's string
+    """The chart's «⋯» menu (tools/vega/embed.js), from the bundle: each action saves the chart (SVG from Vega's string
     renderer, PNG from its canvas renderer), in every language."""
     p = open_page(context, base_url, lang, LESSONS[0])
     chart = p.locator(".chart-view").first

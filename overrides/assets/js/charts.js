@@ -234,7 +234,7 @@
   }
 
   function loadVega() {
-    return loadScript(me.dataset.vega);  // Vega and vega-embed in one script (tools/vega/)
+    return loadScript(me.dataset.vega);  // Vega and our embed in one script (tools/vega/)
   }
 
   // One chart per task: the page stays responsive while several render
