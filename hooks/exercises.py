@@ -149,5 +149,5 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
     """Only pages with exercises load the checker."""
     if not page.meta.get("exercises"):
         return output
-    tag = f'<script src="{get_relative_url(SCRIPT, page.url)}"></script>'
+    tag = f'<script src="{get_relative_url(SCRIPT, page.url)}" defer></script>'
     return output.replace("</body>", tag + "</body>", 1)

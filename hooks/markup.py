@@ -8,6 +8,9 @@
   downloaded the other language's text too and results mixed languages. Each language root gets
   its own index (/search/, /fa/search/), written as UTF-8 (not \\uXXXX escapes), and a page's
   search config points at its own language root.
+- Code blocks are focusable from the start (tabindex="0"). Material makes a scrollable one focusable
+  when it sets the block up, and with `content.lazy` (mkdocs.yml) that waits until the block nears the
+  screen: until then a keyboard reader (and axe) met a scrolling region it could not reach.
 """
 import json
 import posixpath
@@ -21,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scripts.common import course  # noqa: E402
 
 CONFIG_BASE = re.compile(r'"base": "[^"]*"')
+CODE_BLOCK = re.compile(r'(<div class="language-[\w-]+ highlight"><pre>(?:<span></span>)?<code)(?=>)')
 ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
 
 
@@ -31,6 +35,7 @@ def language_roots(config=None) -> list[str]:
 
 def on_post_page(output: str, page, config, **kwargs) -> str:
     output = ALTERNATE.sub("", output)
+    output = CODE_BLOCK.sub(r'\1 tabindex="0"', output)
     root = next((r for r in language_roots(config) if page.url.startswith(r + "/")), None)
     if root:  # Material reads the search index at <base>/search/: this language's own
         here = page.url.rstrip("/") if page.url.endswith("/") else posixpath.dirname(page.url)  # the page's folder

@@ -5,8 +5,10 @@ recalculation and layout Material's scripts force touched all of them on a phone
 between two headings are wrapped in <div class="cv">, which course.css gives `content-visibility: auto`:
 the browser skips style and layout of a block far from the viewport and keeps a placeholder height for it.
 Headings stay outside the blocks, so the table of contents, in-page links and Material's scroll-spy read
-real heading positions without laying out the text around them. The text before the first heading (what
-the reader sees first) is not wrapped. Find-in-page, anchors and focus reveal a skipped block by
+real heading positions without laying out the text around them. What the reader sees first is not
+wrapped: the text before the first heading and any block that begins within a phone screen of text. A
+skipped block is first drawn a frame after the page, so one on the first screen would hold back the
+page's largest paint (Lighthouse's LCP was the first paragraph of such a block on the cross-attention pages). Find-in-page, anchors and focus reveal a skipped block by
 themselves; print CSS turns skipping off (everything is shown on paper). The last block, next to the footer,
 is not wrapped.
 """
@@ -30,6 +32,7 @@ OPEN, CLOSE = '<div class="cv" style="--cv-chars: {chars}; --cv-fixed: {fixed:g}
 # (formulas by their TeX source: KaTeX renders them later, hooks/katex.py) and, in rem, what does not flow
 # as text. Rough on purpose: the scroll bar and in-page links only need the page about as long as it will be.
 TAG = re.compile(r"<[^>]+>")
+FIRST_SCREEN_CHARS = 1500  # characters of text a 390 px phone shows on its first screen, under the header
 FIXED_REM = (("<figure", 24), ("<tr", 1.9), ('<div class="arithmatex"', 4), ("<details", 2.2), ("<p", 1.6),
              ("<li", .4), ("<section", 3), ("<pre", 3))
 
@@ -81,8 +84,9 @@ class _TopLevel(HTMLParser):
             self.found.append((self.start, end, self.tag))
 
 
-def wrap(content: str) -> str:
-    """The fragment with each run of top-level blocks after a heading, up to the next heading, in a div.cv."""
+def wrap(content: str, first_screen: int = FIRST_SCREEN_CHARS) -> str:
+    """The fragment with each run of top-level blocks after a heading, up to the next heading, in a div.cv;
+    a run that begins within the first `first_screen` characters of text is left as it is."""
     parser = _TopLevel(content)
     parser.feed(content)
     parser.close()
@@ -101,6 +105,8 @@ def wrap(content: str) -> str:
     # past the last one it would sit on the footer (axe then reads the footer's dark colour behind it).
     out, pos = [], 0
     for start, end in runs[:-1]:
+        if estimate(content[:start])[0] < first_screen:
+            continue
         chars, fixed = estimate(content[start:end])
         out += [content[pos:start], OPEN.format(chars=chars, fixed=fixed), content[start:end], CLOSE]
         pos = end
@@ -118,4 +124,6 @@ def _lesson(page, lang: str) -> bool:
 def on_page_content(content: str, page, config, **kwargs) -> str:
     if not _lesson(page, config["theme"]["language"]):
         return content
-    return wrap(content)
+    out = wrap(content)
+    page.meta["lesson_blocks"] = out != content  # overrides/main.html adds assets/js/lesson-blocks.js
+    return out

@@ -27,11 +27,20 @@ RTL = [lang.code for lang in course.languages() if lang.rtl]
 def test_blocks_between_headings_are_wrapped_and_headings_are_not():
     html = ('<h1 id="t">T</h1>\n<p>intro</p>\n<h2 id="a">A</h2>\n<p>x<br>y</p>\n<div><img src="i"><p>z</p></div>\n'
             '<h3 id="b">B</h3><hr>\n<h2 id="c">C</h2>\n<table><tr><td>1</td></tr></table>\n')
-    assert wrap(html) == ('<h1 id="t">T</h1>\n<p>intro</p>\n<h2 id="a">A</h2>\n'
+    assert wrap(html, first_screen=0) == ('<h1 id="t">T</h1>\n<p>intro</p>\n<h2 id="a">A</h2>\n'
                           '<div class="cv" style="--cv-chars: 5; --cv-fixed: 3.2"><p>x<br>y</p>\n<div><img src="i"><p>z</p></div></div>\n'
                           '<h3 id="b">B</h3><div class="cv" style="--cv-chars: 0; --cv-fixed: 0"><hr></div>\n<h2 id="c">C</h2>\n'
                           '<table><tr><td>1</td></tr></table>\n')  # the last block, next to the footer, stays
     assert wrap("<p>no heading</p>") == "<p>no heading</p>"
+
+
+def test_a_block_on_the_first_screen_is_not_wrapped():
+    # a skipped block is drawn a frame late: on the first screen it would hold back the largest paint
+    intro, x = "<p>" + "word " * 40 + "</p>", "<p>" + "x" * 100 + "</p>"  # ~200 and 100 characters of text
+    html = f'<h1 id="t">T</h1>\n{intro}\n<h2 id="a">A</h2>\n{x}\n<h2 id="b">B</h2>\n<p>y</p>\n<h2 id="c">C</h2>\n<p>z</p>\n'
+    # block A begins ~205 characters in, block B ~310
+    assert wrap(html, first_screen=250) == html.replace('<p>y</p>', '<div class="cv" style="--cv-chars: 1; --cv-fixed: 1.6"><p>y</p></div>')
+    assert wrap(html, first_screen=400) == html, "every block here starts on the first screen (the last is never wrapped)"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -50,6 +59,35 @@ def test_lesson_blocks_skip_layout_on_screen_and_show_on_paper(context, base_url
                       "getComputedStyle(b).contentVisibility === 'visible' && getComputedStyle(b).contain === 'none')"), \
         f"{lang}/{page}: printed notes must show every block"
     p.emulate_media(media="screen")
+    p.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_tip_or_a_chart_menu_lifts_its_blocks_clipping(context, base_url, lang):
+    """A block clips what overflows it; while a provenance tip or a chart's menu shows, it does not
+    (assets/js/lesson-blocks.js), and afterwards it skips layout again."""
+    p = open_page(context, base_url, lang, LESSONS[0])
+    cv = "el => getComputedStyle(el.closest('.cv')).contentVisibility"
+    link = p.locator("article .cv a.src").nth(3)
+    link.scroll_into_view_if_needed()
+    assert link.evaluate(cv) == "auto"
+    link.hover()
+    assert link.evaluate(cv) == "visible", f"{lang}: the tip's block still clips it"
+    p.mouse.move(1, 1)
+    assert link.evaluate(cv) == "auto", f"{lang}: the block stays unclipped after the tip went"
+    link.focus()
+    assert link.evaluate(cv) == "visible", f"{lang}: a focused tip's block still clips it"
+    link.evaluate("el => el.blur()")
+    assert link.evaluate(cv) == "auto"
+    view = p.locator("article .cv .chart-view").first
+    view.scroll_into_view_if_needed()
+    summary = view.locator("details:has(.vega-actions) > summary")
+    summary.wait_for()
+    summary.click()
+    assert view.evaluate(cv) == "visible", f"{lang}: an open chart menu's block still clips it"
+    summary.click()
+    assert view.evaluate(cv) == "auto"
+    assert not p.errors, f"{lang}: {p.errors}"
     p.close()
 
 
@@ -115,3 +153,18 @@ def test_nothing_in_the_lesson_sits_on_the_footer_before_scrolling(browser, base
     }""")
     assert not over, f"{lang}/{page}: on the footer: {over[:5]}"
     ctx.close()
+
+
+def test_code_blocks_are_focusable_before_material_sets_them_up(site_dir):
+    """Material sets a code block up (copy button, tabindex on a scrolling one) when it nears the screen
+    (`content.lazy`): the block is focusable from the start (hooks/markup.py), so a keyboard reader can
+    reach one that scrolls before it was set up."""
+    import re
+    found = 0
+    for lang in LANGS:
+        for page in course.pages():
+            html = (site_dir / course.page_path(lang, page) / "index.html").read_text(encoding="utf-8")
+            codes = re.findall(r'<div class="language-[\w-]+ highlight"><pre>(?:<span></span>)?(<code[^>]*>)', html)
+            assert all('tabindex="0"' in c for c in codes), f"{lang}/{page}: {codes}"
+            found += len(codes)
+    assert found, "no code block found: the pattern no longer matches the highlighted markup"
