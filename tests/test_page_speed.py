@@ -168,3 +168,16 @@ def test_code_blocks_are_focusable_before_material_sets_them_up(site_dir):
             assert all('tabindex="0"' in c for c in codes), f"{lang}/{page}: {codes}"
             found += len(codes)
     assert found, "no code block found: the pattern no longer matches the highlighted markup"
+
+
+def test_no_script_holds_back_the_first_paint(site_dir):
+    """Every script a page loads is deferred (overrides/main.html, hooks/exercises.py): the text is drawn
+    before any script arrives, and Material's bundle runs once the page is parsed."""
+    import re
+    for lang in LANGS:
+        for page in course.pages():
+            html = (site_dir / course.page_path(lang, page) / "index.html").read_text(encoding="utf-8")
+            tags = re.findall(r"<script\b[^>]*\bsrc=[^>]*>", html)
+            assert tags, f"{lang}/{page}: no script found"
+            blocking = [t for t in tags if not re.search(r"\s(defer|async)[\s>=]", t)]
+            assert not blocking, f"{lang}/{page}: parser-blocking scripts {blocking}"
