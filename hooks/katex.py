@@ -5,6 +5,8 @@ KaTeX HTML, so pages need only KaTeX's stylesheet and fonts. A formula KaTeX rej
 build, naming the page and the formula. Renders are cached by content hash in .cache/katex/.
 KaTeX's fonts in the built site keep only the characters the formulas use (issue 12, lighter pages:
 about two thirds of their weight); the subsets are cached by character set in .cache/katex-fonts/.
+A page with a formula near its first screen preloads the two fonts nearly every formula draws with, so they
+are asked for with the stylesheets instead of after the first layout (issue 12, Lighthouse's first paint).
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import subprocess
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.utils import get_relative_url
 
 ROOT = Path(__file__).resolve().parent.parent
 RENDERER = ROOT / "tools" / "katex_render.cjs"
@@ -24,6 +27,11 @@ MATH = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.S)
 FONTS = ROOT / "node_modules" / "katex" / "dist" / "fonts"
 FONT_CACHE = ROOT / ".cache" / "katex-fonts"
 TAG = re.compile(r"<[^>]*>")
+# italic letters and digits/signs: the fonts of nearly every formula (KaTeX's .mathnormal and .mord)
+FIRST_FONTS = ("KaTeX_Main-Regular", "KaTeX_Math-Italic")
+# characters of text on a 390 px phone's first screen and a half (Chromium lays out a content-visibility
+# block that near the viewport at load, hooks/render_on_view.py, and so asks for its fonts)
+NEAR_FIRST_SCREEN_CHARS = 3000
 used_chars: set[str] = set()  # every character the rendered formulas show, over the whole build
 
 
@@ -66,8 +74,25 @@ def on_post_page(content: str, page, config, **kwargs) -> str:
     for h in out:
         used_chars.update(html.unescape(TAG.sub("", h)))
     rendered = iter(out)
-    return MATH.sub(lambda m: (f'<div class="math">{next(rendered)}</div>' if m.group(1) == "div"
-                               else f'<span class="math">{next(rendered)}</span>'), content)
+    content = MATH.sub(lambda m: (f'<div class="math">{next(rendered)}</div>' if m.group(1) == "div"
+                                  else f'<span class="math">{next(rendered)}</span>'), content)
+    return preload_first_fonts(content, page, config)
+
+
+def preload_first_fonts(content: str, page, config) -> str:
+    """The page's head asks for FIRST_FONTS when a formula is near the first screen. The page is finished
+    here (formulas are rendered after the template), so the links go in before </head>. Not in the offline
+    copy: a preload from file:// is a cross-origin request Chromium refuses (as in overrides/main.html)."""
+    offline = config.plugins.get("material/offline")
+    if offline and offline.config.enabled:
+        return content
+    article = content.find("<article")
+    first = content.find('class="katex"', article)
+    if article < 0 or first < 0 or len(" ".join(TAG.sub(" ", content[article:first]).split())) >= NEAR_FIRST_SCREEN_CHARS:
+        return content
+    links = "".join(f'<link rel="preload" href="{get_relative_url(f"assets/vendor/katex/fonts/{name}.woff2", page.url)}" '
+                    'as="font" type="font/woff2" crossorigin>' for name in FIRST_FONTS)
+    return content.replace("</head>", links + "</head>", 1)
 
 
 def on_post_build(config, **kwargs) -> None:
