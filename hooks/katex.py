@@ -17,10 +17,16 @@ import re
 import subprocess
 from pathlib import Path
 
+import sys
+
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from hooks.render_on_view import FIRST_SCREEN_CHARS, text_chars  # noqa: E402
+from hooks.worker_shim import offline_build  # noqa: E402
+
 RENDERER = ROOT / "tools" / "katex_render.cjs"
 CACHE = ROOT / ".cache" / "katex"
 MATH = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.S)
@@ -29,9 +35,9 @@ FONT_CACHE = ROOT / ".cache" / "katex-fonts"
 TAG = re.compile(r"<[^>]*>")
 # italic letters and digits/signs: the fonts of nearly every formula (KaTeX's .mathnormal and .mord)
 FIRST_FONTS = ("KaTeX_Main-Regular", "KaTeX_Math-Italic")
-# characters of text on a 390 px phone's first screen and a half (Chromium lays out a content-visibility
-# block that near the viewport at load, hooks/render_on_view.py, and so asks for its fonts)
-NEAR_FIRST_SCREEN_CHARS = 3000
+# text on a phone's first two screens: Chromium lays out a content-visibility block that near the viewport
+# at load (hooks/render_on_view.py), and so asks for its fonts
+NEAR_FIRST_SCREEN_CHARS = 2 * FIRST_SCREEN_CHARS
 used_chars: set[str] = set()  # every character the rendered formulas show, over the whole build
 
 
@@ -83,12 +89,11 @@ def preload_first_fonts(content: str, page, config) -> str:
     """The page's head asks for FIRST_FONTS when a formula is near the first screen. The page is finished
     here (formulas are rendered after the template), so the links go in before </head>. Not in the offline
     copy: a preload from file:// is a cross-origin request Chromium refuses (as in overrides/main.html)."""
-    offline = config.plugins.get("material/offline")
-    if offline and offline.config.enabled:
+    if offline_build(config):
         return content
     article = content.find("<article")
     first = content.find('class="katex"', article)
-    if article < 0 or first < 0 or len(" ".join(TAG.sub(" ", content[article:first]).split())) >= NEAR_FIRST_SCREEN_CHARS:
+    if article < 0 or first < 0 or text_chars(content[article:first]) >= NEAR_FIRST_SCREEN_CHARS:
         return content
     links = "".join(f'<link rel="preload" href="{get_relative_url(f"assets/vendor/katex/fonts/{name}.woff2", page.url)}" '
                     'as="font" type="font/woff2" crossorigin>' for name in FIRST_FONTS)

@@ -37,10 +37,14 @@ FIXED_REM = (("<figure", 24), ("<tr", 1.9), ('<div class="arithmatex"', 4), ("<d
              ("<li", .4), ("<section", 3), ("<pre", 3))
 
 
+def text_chars(html: str) -> int:
+    """Characters of running text in an HTML fragment (tags dropped, white space collapsed)."""
+    return len(" ".join(TAG.sub(" ", html).split()))
+
+
 def estimate(block: str) -> tuple[int, float]:
     """(characters of running text, rem of figures, table rows, display formulas, margins) of a block."""
-    chars = len(" ".join(TAG.sub(" ", block).split()))
-    return chars, round(sum(block.count(tag) * rem for tag, rem in FIXED_REM), 1)
+    return text_chars(block), round(sum(block.count(tag) * rem for tag, rem in FIXED_REM), 1)
 
 
 class _TopLevel(HTMLParser):
@@ -103,9 +107,10 @@ def wrap(content: str, first_screen: int = FIRST_SCREEN_CHARS) -> str:
             current[1] = end
     # The last run is laid out for real: a skipped block's content can run past its rough placeholder, and
     # past the last one it would sit on the footer (axe then reads the footer's dark colour behind it).
-    out, pos = [], 0
+    out, pos, past_first_screen = [], 0, False
     for start, end in runs[:-1]:
-        if estimate(content[:start])[0] < first_screen:
+        past_first_screen = past_first_screen or text_chars(content[:start]) >= first_screen  # runs come in order
+        if not past_first_screen:
             continue
         chars, fixed = estimate(content[start:end])
         out += [content[pos:start], OPEN.format(chars=chars, fixed=fixed), content[start:end], CLOSE]

@@ -7,6 +7,7 @@
 - a right-to-left page is no wider than a phone before any script runs (the language menu stays on screen),
   and preloads the fonts it is set in.
 """
+import re
 import sys
 from pathlib import Path
 
@@ -159,7 +160,6 @@ def test_code_blocks_are_focusable_before_material_sets_them_up(site_dir):
     """Material sets a code block up (copy button, tabindex on a scrolling one) when it nears the screen
     (`content.lazy`): the block is focusable from the start (hooks/markup.py), so a keyboard reader can
     reach one that scrolls before it was set up."""
-    import re
     found = 0
     for lang in LANGS:
         for page in course.pages():
@@ -173,7 +173,6 @@ def test_code_blocks_are_focusable_before_material_sets_them_up(site_dir):
 def test_no_script_holds_back_the_first_paint(site_dir):
     """Every script a page loads is deferred (overrides/main.html, hooks/exercises.py): the text is drawn
     before any script arrives, and Material's bundle runs once the page is parsed."""
-    import re
     for lang in LANGS:
         for page in course.pages():
             html = (site_dir / course.page_path(lang, page) / "index.html").read_text(encoding="utf-8")
