@@ -8,11 +8,26 @@ from scripts.common import course
 
 # drawn without asking charts.js for the rest (tools/browser.py ALL_CHARTS_RENDERED asks)
 DRAWN = "[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered === '1')"
+# The reader reads to the end, one screen at a time, and looks at each screen until its charts are drawn
+# (each position is drawn at least once, as a reader's would be: a script that scrolled on between two
+# frames would skip a position the page never saw). Returns, for a screen whose charts were not all
+# drawn within 15 s, the charts still waiting and their state.
 READ_TO_END = """async () => {
+  const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+  const onScreen = e => { const r = e.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; };
   for (let y = 0; y < document.documentElement.scrollHeight; y += Math.round(innerHeight * 0.8)) {
     scrollTo(0, y);
-    await new Promise(r => setTimeout(r, 100));
+    const start = performance.now();
+    for (;;) {
+      await frame();
+      const waiting = [...document.querySelectorAll('.chart-view')].filter(e => onScreen(e) && e.dataset.rendered !== '1');
+      if (!waiting.length) break;
+      if (performance.now() - start > 15000 || waiting.some(e => e.dataset.rendered === 'error'))
+        return waiting.map(e => `${e.dataset.chart}: ${e.dataset.rendered === undefined ? 'never started' :
+          e.dataset.rendered === '' ? 'still rendering' : 'error'} (screen at ${y} px)`);
+    }
   }
+  return [];
 }"""
 
 
@@ -22,6 +37,8 @@ def opened(browser, url):
     requested, errors = [], []
     p.on("request", lambda r: requested.append(r.url))
     p.on("pageerror", lambda e: errors.append(str(e)))
+    p.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    p.on("requestfailed", lambda r: errors.append(f"{r.url}: {r.failure}"))
     p.goto(url, wait_until="load")
     p.wait_for_timeout(800)
     return ctx, p, requested, errors
@@ -33,7 +50,8 @@ def check_lazy_then_drawn(p, requested, errors, where):
     assert last.get_attribute("data-rendered") is None, f"{where}: the last chart was drawn before the reader scrolled"
     assert not [u for u in requested if u.endswith("/" + key)], f"{where}: the last chart's spec loaded before it was near"
     assert p.locator(".math .katex").count() == p.locator(".math").count(), f"{where}: formulas wait for the charts"
-    p.evaluate(READ_TO_END)
+    waiting = p.evaluate(READ_TO_END)
+    assert not waiting, f"{where}: charts on screen not drawn: {waiting}; errors: {errors}"
     p.wait_for_function(DRAWN, timeout=30000)
     assert p.locator(".chart-view :is(svg, canvas).marks").count() == p.locator(".chart-view").count()
     assert sum(u.endswith("/vega-course.min.js") for u in requested) == 1, f"{where}: Vega loaded more than once"
