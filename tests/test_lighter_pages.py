@@ -164,3 +164,19 @@ def test_split_charts_ship_the_initial_rows_and_every_other_row_in_parts(site_di
                     shipped += [json.dumps(r, sort_keys=True) for r in got]
                 assert len(shipped) == len(rows) and set(shipped) == rows, f"{lang}/{chart}: {name} rows lost or doubled"
     assert split >= 2 * len(LANGS), "sa_trained_maps and sa_patch_attention are split by their controls"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_font_that_never_arrives_holds_back_no_chart(browser, base_url, lang):
+    """Charts are drawn one at a time, each once its font is loaded: a font request that never ends (a
+    stalled connection) gets one wait per page, then every chart is drawn in the fallback font."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    p = ctx.new_page()
+    stalled = []
+    p.route("**/*.woff2", lambda route: stalled.append(route.request.url))  # never answered
+    p.goto(page_url(base_url, lang, LESSONS[0]), wait_until="domcontentloaded")
+    p.evaluate("() => { window.courseCharts.renderAll(); }")  # not awaited: the charts are watched below
+    p.wait_for_function(DRAWN, timeout=30000)
+    assert stalled, f"{lang}: no font was requested, so none stalled"
+    assert p.locator(".chart-view :is(svg, canvas).marks").count() == p.locator(".chart-view").count()
+    ctx.close()

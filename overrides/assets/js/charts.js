@@ -154,11 +154,18 @@
   // Vega measures chart text as it lays the chart out: the chart's font must be loaded by then. A page
   // loads a font only for text it lays out, and a chart may be drawn while its part of the lesson is still
   // skipped (content-visibility, hooks/render_on_view.py), so its font is asked for here.
+  // Charts are drawn one at a time (inTurn): a font request that never ends must not hold back every chart,
+  // so once FONT_WAIT has passed charts are drawn in the fallback font (one wait per font and page).
+  var FONT_WAIT = 5000;
+  var fontWaits = {};
   function fontReady(font) {
     if (!font || !document.fonts || !document.fonts.load) return Promise.resolve();
     var family = JSON.stringify(String(font).split(",")[0].trim().replace(/^["']|["']$/g, ""));
-    return Promise.all([document.fonts.load("12px " + family), document.fonts.load("bold 12px " + family)])
-      .catch(function () {});
+    if (!fontWaits[family]) fontWaits[family] = Promise.race([
+      Promise.all([document.fonts.load("12px " + family), document.fonts.load("bold 12px " + family)]),
+      new Promise(function (resolve) { setTimeout(resolve, FONT_WAIT); })
+    ]).catch(function () {});
+    return fontWaits[family];
   }
 
   function render(el) {
