@@ -2,7 +2,8 @@
 
 - The light/dark toggle: mkdocs.yml names each palette option once for every language; its name
   (tooltip and accessible name) comes from scripts/i18n/<lang>/site.yml `ui.palette.<scheme>`,
-  keyed by the scheme the option shows (default = light, slate = dark).
+  keyed by the scheme the option shows (default = light, slate = dark). Material's automatic option
+  is refused: the course's toggle does not handle it (overrides/partials/palette.html).
 - The header's and footer's accessible names (aria-label of their nav landmarks): Material's own
   strings borrow English («Хедер», «Футер») or say something else (fa «پاورقی», a footnote); the page's
   language names them in scripts/i18n/<lang>/site.yml `ui.landmarks`.
@@ -28,6 +29,11 @@ def on_config(config, **kwargs):
     lang = config["theme"]["language"]
     names = strings(lang)["ui"].get("palette") or {}
     for option in config["theme"].get("palette") or []:
+        if option.get("media") == "(prefers-color-scheme)":  # Material's automatic option
+            raise PluginError("mkdocs.yml: a palette option with media \"(prefers-color-scheme)\" (automatic) is not "
+                              "supported by the course's toggle (overrides/partials/javascripts/palette.html): "
+                              "give each option the light or dark media query; with no stored choice the page "
+                              "follows the reader's system setting already")
         if "toggle" not in option:
             continue
         scheme = option.get("scheme", "default")

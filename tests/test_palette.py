@@ -2,9 +2,12 @@
 parsed (overrides/partials/javascripts/palette.html), so nothing restyles the whole page after it is
 drawn; the toggle (assets/js/palette.js) behaves as Material's did: the reader's system setting when
 nothing is stored, a click or Enter switches, the choice is kept across pages and from disk."""
-import pytest
+import sys
 
-from conftest import LANGS, LESSONS, local_url, page_url
+import pytest
+from mkdocs.exceptions import PluginError
+
+from conftest import ROOT, LANGS, LESSONS, local_url, page_url
 
 # Records every change to <body>'s attributes with whether the page was still being parsed: a change
 # during parsing restyles what has been parsed so far (the header), one after it the whole page.
@@ -69,3 +72,14 @@ def test_a_click_or_enter_switches_and_the_choice_is_kept(browser, base_url, off
     p.goto(local_url(offline_copy, lang, "glossary"))
     assert scheme_of(p) == ["slate", "dark", 1]
     ctx.close()
+
+
+def test_an_automatic_palette_option_fails_the_build():
+    """Material's automatic option (media "(prefers-color-scheme)") is not handled by the course's toggle:
+    the build says so instead of shipping a toggle that does nothing."""
+    sys.path.insert(0, str(ROOT / "hooks"))
+    import chrome
+    config = {"theme": {"language": LANGS[0], "palette": [{"media": "(prefers-color-scheme)", "toggle": {}}]},
+              "extra": {"source_url": "https://example.org/src"}}
+    with pytest.raises(PluginError, match="prefers-color-scheme.*not supported"):
+        chrome.on_config(config)
