@@ -15,9 +15,8 @@ import html
 import json
 import re
 import subprocess
-from pathlib import Path
-
 import sys
+from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url

@@ -1,6 +1,6 @@
 """The light/dark toggle (issue 12, Lighthouse): the palette is applied before the page's content is
 parsed (overrides/partials/javascripts/palette.html), so nothing restyles the whole page after it is
-drawn; the toggle (assets/js/palette.js) behaves as Material's did: the reader's system setting when
+drawn; the toggle (the same script) behaves as Material's did: the reader's system setting when
 nothing is stored, a click or Enter switches, the choice is kept across pages and from disk."""
 import sys
 
