@@ -97,3 +97,49 @@ def test_times_sign_never_a_dot_beside_a_dot_zero():
     for code, loc in LOCALES.items():
         text = fmt(3.6e-7, ".1e", code)
         assert loc["times"] in text and not (loc["digits"][0] != "0" and "·" in text), text
+
+
+def _d3(cases, lang):
+    """Each (value, spec) formatted by d3-format (what charts, their readouts and static SVGs use)."""
+    import json
+    import subprocess
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    script = ("const d3 = require('d3-format'); const [loc, cases] = JSON.parse(process.argv[1]);"
+              "const f = d3.formatLocale(loc); console.log(JSON.stringify(cases.map(([v, s]) => f.format(s)(v))));")
+    out = subprocess.run(["node", "-e", script, json.dumps([d3_locale(lang), cases])], cwd=root,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_a_value_reads_the_same_in_a_page_and_in_its_chart():
+    """Python's format rounds a tie to even (0.0625 → 6,2 %), d3-format's toFixed rounds it up (6,3 %):
+    the same value read two ways in a table and its chart. fmt rounds like d3 for every spec pages use,
+    ties (exact in binary) and ordinary values alike."""
+    import random
+    rng = random.Random(0)
+    values = [0.0625, 0.125, 0.375, 2.5, 0.5, 1.5, 0.03125, 0.00625, 12.25, 1234.5, 0.995, 0.9995, 0.05,
+              0.15, 0.25, 0.35, 0.45, 1 / 3, 2 / 3, 0.0]
+    values += [k / 2 ** e for k in range(1, 64, 2) for e in (3, 4, 5, 6, 8)]
+    values += [rng.uniform(0, 2) for _ in range(300)] + [rng.uniform(0, 5000) for _ in range(100)]
+    values += [-v for v in values[:60]]
+    specs = [".0f", ".1f", ".2f", ".3f", ",.1f", ".0%", ".1%", ".2%"]
+    for lang in LOCALES:
+        cases = [(v, s) for v in values for s in specs]
+        ours = [fmt(v, s, lang) for v, s in cases]
+        theirs = _d3(cases, lang)
+        # d3 writes −0,0 for a negative value that rounds to zero; pages write 0,0 (no sign on zero)
+        bad = [(v, s, o, t) for (v, s), o, t in zip(cases, ours, theirs)
+               if o != t and t.lstrip(LOCALES[lang]["minus"]) != o]
+        assert not bad, f"{lang}: fmt and d3-format disagree on {bad[:8]}"
+
+
+def test_scientific_mantissa_rounds_like_d3():
+    """The mantissa and exponent of the e format, ties included, are toExponential's (d3's e)."""
+    from scripts.common.numfmt import _exponential
+    lang = next(iter(LOCALES))
+    values = (1.25e-7, 2.5e-7, 9.95e-7, 9.96e-7, 3.5e-5, 1.05, 6.25e-3, 1.75e-9, 0.00995, 4321.0)
+    theirs = _d3([(v, ".1e") for v in values], lang)
+    for v, t in zip(values, theirs):
+        mant, exp = _exponential(v, 1)
+        assert t == f"{mant}e{exp:+d}".replace(".", d3_locale(lang)["decimal"]), (v, t)

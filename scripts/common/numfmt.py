@@ -6,11 +6,14 @@ digits ۱٬۲۳۴٫۵ · ۴۸٫۵٪ · [۱٫۹۴، ۱٫۰۳]. Exponents: 1,8·10
 A vector is written left to right in both languages, as in the formulas next to it.
 Format specs: d  ,d  .2f  ,.1f  .1%  .1e  (a Python format spec, the grouping comma optional).
 Code and formulas are not numbers for a reader of one language: they keep the point.
+A tie is rounded up (away from zero), as the charts' d3-format does (JavaScript's toFixed and
+toExponential): a value shown in a page, a table and a chart reads the same everywhere.
 """
 from __future__ import annotations
 
 import math
 import re
+from decimal import ROUND_HALF_UP, Decimal
 
 from scripts.common import course
 
@@ -26,6 +29,26 @@ _SPEC = re.compile(r"^(,)?(?:\.(\d+))?([dfe%])$")
 def check_spec(spec: str) -> None:
     if not _SPEC.match(spec):
         raise ValueError(f"unknown number format {spec!r}; use one of d ,d .2f ,.1f .1% .1e")
+
+
+def _fixed(x: float, prec: int, group: bool = False) -> str:
+    """|x| with `prec` decimals, a tie rounded up: JavaScript's toFixed on the exact binary value, which
+    d3-format uses for f and % (Python's format rounds a tie to even: 0.0625 → 6,2 % on a page and
+    6,3 % in its chart)."""
+    q = Decimal(abs(x)).quantize(Decimal(1).scaleb(-prec), rounding=ROUND_HALF_UP)
+    return f"{q:{',' if group else ''}.{prec}f}"
+
+
+def _exponential(x: float, prec: int) -> tuple[str, int]:
+    """|x| ≠ 0 as (mantissa with `prec` decimals, exponent), a tie rounded up: JavaScript's toExponential."""
+    d = Decimal(abs(x))
+    exp = d.adjusted()
+    step = Decimal(1).scaleb(-prec)
+    mant = d.scaleb(-exp).quantize(step, rounding=ROUND_HALF_UP)
+    if mant >= 10:                      # 9,96 → 10,0: one more power of ten
+        exp += 1
+        mant = d.scaleb(-exp).quantize(step, rounding=ROUND_HALF_UP)
+    return f"{mant:.{prec}f}", exp
 
 
 def localize_digits(text: str, lang: str) -> str:
@@ -45,14 +68,17 @@ def fmt(value, spec: str, lang: str) -> str:
     if kind == "e" and value != 0 and PLAIN_RANGE[0] <= abs(value) < PLAIN_RANGE[1]:
         # Scientific form only where it helps: 2,5 reads better than 2,5·10⁰. The same significant
         # digits, written plainly (a column of tiny errors keeps its powers of ten).
-        digits = int(prec or 1) - math.floor(math.log10(abs(float(f"{abs(value):.{prec or 1}e}"))))
+        digits = int(prec or 1) - _exponential(value, int(prec or 1))[1]
         return fmt(value, f".{max(digits, 0)}f", lang)
     if kind == "e":
-        mant, exp = f"{value:.{prec or 1}e}".split("e")
-        out = _separators(mant.lstrip("-"), loc, group=False) + loc["times"] + "10<sup>" + (loc["minus"] if int(exp) < 0 else "") + str(abs(int(exp))) + "</sup>"
+        if value == 0:
+            mant, exp = _fixed(0.0, int(prec or 1)), 0
+        else:
+            mant, exp = _exponential(value, int(prec or 1))
+        out = _separators(mant, loc, group=False) + loc["times"] + "10<sup>" + (loc["minus"] if exp < 0 else "") + str(abs(exp)) + "</sup>"
         return localize_digits((loc["minus"] if value < 0 else "") + out, lang)
     if kind == "%":
-        body = f"{abs(value) * 100:{',' if group else ''}.{prec or 0}f}"
+        body = _fixed(abs(value) * 100, int(prec or 0), bool(group))   # d3: (x * 100).toFixed(p)
         out = _separators(body, loc, group=True) + loc["percent"]
     elif kind == "d":
         if float(value) != round(value):
@@ -60,7 +86,7 @@ def fmt(value, spec: str, lang: str) -> str:
         body = f"{abs(int(round(value))):{',' if group else ''}d}"
         out = _separators(body, loc, group=True)
     else:
-        body = f"{abs(value):{',' if group else ''}.{prec or 0}f}"
+        body = _fixed(value, int(prec or 0), bool(group))
         out = _separators(body, loc, group=True)
     negative = value < 0 and any(c in "123456789" for c in body)  # no "−0.00"
     out = (loc["minus"] if negative else "") + out
