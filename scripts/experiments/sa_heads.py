@@ -7,7 +7,7 @@ mapped to d = 32 numbers by a fixed seeded random linear embedding (scripts.comm
 embed_tokens); a d = 16 variant feeds the patches in directly.
 Keys returned:
   shape, seed       the shape whose patches are used (ring) and the seed of the weight draw
-  n_draws           how many weight draws the *_avg, *_min, *_max fields summarise
+  n_draws           how many weight draws the *_avg, *_min, *_max fields and over_draws summarise
   params: [{d, heads, head_dim, formula, counted}]   the parameter table
   by_heads: [{d, heads, head_dim, distinct_targets, mean_corr}]
       distinct_targets  per query token, how many different key tokens are the argmax of the
@@ -21,6 +21,8 @@ Keys returned:
                         argmax half of the time: the picks are not spread evenly over the 49 patches
       distinct_from_freq   what `heads` independent picks with those observed argmax frequencies give,
                         Σ_j (1 − (1 − p_j)^heads): uneven picks explain why distinct_avg sits below chance
+      over_draws {distinct, corr: {mean, sd, min, max}}   distinct targets and the heads' mean
+                        correlation over the n_draws weight draws (corr: more than one head only)
   four_heads            the d = 32, 4-head row (the numbers quoted in prose)
   four_heads_d16        the d = 16, 4-head row (4 numbers per head)
   patches: {n, n_distinct, min_distance}   the ring's 16-number patches: how many differ and the
@@ -43,6 +45,7 @@ from torch import nn
 
 from scripts.common.attention import embed_tokens, rounded, single_thread
 from scripts.common.shapes import shape_tokens
+from scripts.common.training import float64, over_seeds
 
 SEED = 4
 N_SEEDS = 20
@@ -59,7 +62,8 @@ def count(d: int, heads: int) -> int:
 
 def make_mha(d: int, heads: int, seed: int = SEED) -> nn.MultiheadAttention:
     torch.manual_seed(seed)
-    return nn.MultiheadAttention(d, heads, batch_first=True).eval()
+    with float64():     # drawn and computed in float64: the same bytes on every CPU (scripts/common/training.py)
+        return nn.MultiheadAttention(d, heads, batch_first=True).eval()
 
 
 def head_weights(x: torch.Tensor, heads: int, seed: int = SEED) -> np.ndarray:
@@ -110,8 +114,8 @@ def compute() -> dict:
                    "counted": count(d, h)} for d, h in PARAM_CASES]
 
         patches16 = shape_tokens(SHAPE)
-        x32 = torch.tensor(embed_tokens(patches16, d=32), dtype=torch.float32)
-        x16 = torch.tensor(patches16, dtype=torch.float32)
+        x32 = torch.tensor(embed_tokens(patches16, d=32), dtype=torch.float64)
+        x16 = torch.tensor(patches16, dtype=torch.float64)
         by_heads = []
         for x in (x32, x16):
             for h in HEAD_COUNTS:
@@ -127,7 +131,8 @@ def compute() -> dict:
                        "distinct_max": float(np.max(dist_many)),
                        "corr_avg": None if h == 1 else float(np.mean([m[1] for m in many])),
                        "distinct_chance": chance_distinct(x.shape[0], h),
-                       "argmax_half_patches": half, "distinct_from_freq": from_freq}
+                       "argmax_half_patches": half, "distinct_from_freq": from_freq,
+                       "over_draws": over_seeds([{"distinct": m[0], "corr": m[1]} for m in many])}
                 by_heads.append(row)
 
         qs, ks = zip(*(q_k(x32, h) for h in HEAD_COUNTS))

@@ -32,6 +32,7 @@ import math
 
 from scripts.common.attention import LN49, embed_tokens, entropy_rows, single_thread, softmax_rows
 from scripts.common.shapes import shape_tokens
+from scripts.common.training import float64
 
 D = 32
 SEED = 11
@@ -40,9 +41,10 @@ SHAPES = ("ring", "square", "cross", "triangle")
 
 
 def weights(kind: str, seed: int) -> np.ndarray:
-    x = torch.tensor(embed_tokens(shape_tokens(kind), d=D), dtype=torch.float32)[None]
+    x = torch.tensor(embed_tokens(shape_tokens(kind), d=D), dtype=torch.float64)[None]
     torch.manual_seed(seed)
-    m = nn.MultiheadAttention(D, 1, batch_first=True).eval()
+    with float64():     # drawn and computed in float64: the same bytes on every CPU (scripts/common/training.py)
+        m = nn.MultiheadAttention(D, 1, batch_first=True).eval()
     with torch.no_grad():
         _, w = m(x, x, x, need_weights=True)
     return w[0].double().numpy()
@@ -62,7 +64,8 @@ CONTROL_CASES = ("independent", "shared", "independent_unit", "shared_unit", "id
 def control_scores(x: np.ndarray, seed: int) -> dict:
     """The five cases' scaled scores for tokens x, from the W_q, W_k of the layer drawn with seed."""
     torch.manual_seed(seed)
-    w = nn.MultiheadAttention(D, 1, batch_first=True).in_proj_weight.detach().double().numpy()
+    with float64():
+        w = nn.MultiheadAttention(D, 1, batch_first=True).in_proj_weight.detach().numpy()
     wq, wk = w[:D], w[D:2 * D]                     # in_proj rows: W_q, W_k, W_v (biases start at 0)
     q = x @ wq.T
     out = {"independent": q @ (x @ wk.T).T / math.sqrt(D), "shared": q @ q.T / math.sqrt(D)}
