@@ -179,14 +179,14 @@ def test_positional_encoding_wakes_the_permutation_error(page, lang):
     def shown():
         marks = items(page, chart, "big")          # big (plain) or big_mant (a·10ⁿ): one of them is drawn
         assert len(marks) == 1
-        return marks[0]["datum"]["shown"]
+        return marks[0]["datum"]["shown"], marks[0]["datum"]["below"]
 
     for k in (1, 5):
         slide(page, chart, "perm", k)
-        assert shown() < 1e-6, "without PE the error is float32 noise"
+        assert shown() == (1e-6, "< "), "without PE the chart shows the float32 noise bound, as a bound"
         page.locator(f"#chart-{chart} input[type=checkbox][name='pe']").check()
         settle(page, chart)
-        assert shown() > 1e-2, "with PE the order shows"
+        assert shown()[0] > 1e-2 and shown()[1] == "", "with PE the order shows"
         page.locator(f"#chart-{chart} input[type=checkbox][name='pe']").uncheck()
         settle(page, chart)
 

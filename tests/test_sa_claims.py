@@ -233,7 +233,7 @@ def test_heads_interactive_recomputes_torch_weights():
     it = r["interactive"]
     assert it["same_qk_for_all_head_counts"]
     q, k = np.array(it["q"]), np.array(it["k"])
-    x = torch.tensor(mod.embed_tokens(shape_tokens(r["shape"]), d=32), dtype=torch.float32)
+    x = torch.tensor(mod.embed_tokens(shape_tokens(r["shape"]), d=32), dtype=torch.float64)   # the experiment computes in float64
     for heads in it["head_counts"]:
         ref = mod.head_weights(x, heads)
         hd = 32 // heads
@@ -246,21 +246,34 @@ def test_heads_interactive_recomputes_torch_weights():
 # --- order -------------------------------------------------------------------------------------
 
 def test_equivariance():
+    """Without PE the difference is rounding noise, below each number format's bound on this machine (the
+    data says so for every permutation and the corners; the sizes themselves are machine measurements)."""
     r = data("sa_equivariance")
-    assert r["err_no_pe"] < 1e-6 and r["worst_no_pe"] < 1e-6
+    assert r["no_pe_below_bound"] == {"float32": True, "float64": True}
+    assert r["noise_bound"]["float32"] <= 1e-6 and r["noise_bound"]["float64"] <= 1e-12
     assert r["err_pe"] > 1e-2 and r["smallest_pe"] > 1e-2
-    assert r["err_conv"] > 10 * r["err_pe"] and r["err_conv"] > 1e5 * r["worst_no_pe"]
+    assert r["err_conv"] > 10 * r["err_pe"] and r["err_conv"] > 1e5 * r["noise_bound"]["float32"]
     for row in r["permutations"]:
         assert sorted(row["perm"]) == list(range(49))
-        assert row["err_no_pe"] < 1e-6 < 1e-2 < row["err_pe"] < row["err_conv"]
+        assert 1e4 * r["noise_bound"]["float32"] < row["err_pe"] < row["err_conv"]
     sweep = r["pe_sweep"]
     assert [s["err_pe"] for s in sweep] == sorted(s["err_pe"] for s in sweep)
+
+
+def test_noise_stays_below_its_bound_on_this_machine():
+    """The bound the page states, measured again here in both formats (what the data's booleans claim)."""
+    from scripts.experiments import sa_equivariance as eq
+    eq.compute()
+    for fmt, sizes in eq.measure().items():
+        for key, value in sizes.items():
+            if key != "rel_err_no_pe":
+                assert value < eq.NOISE_BOUND[fmt], (fmt, key, value)
+    assert eq.LAST["float32"]["err_no_pe"] > eq.LAST["float64"]["err_no_pe"], "float64 rounds less"
 
 
 def test_corners_identical_without_pe():
     c = data("sa_equivariance")["corners"]
     assert c["perm_is_patch_move"]
-    assert c["pooled_diff_no_pe"] < 1e-6 and c["logit_diff_no_pe"] < 1e-6
     assert c["pooled_diff_pe"] > 1e-3
 
 
@@ -372,20 +385,19 @@ def test_untrained_flatness_follows_the_score_scale_not_the_self_match():
 
 
 def test_on_shape_weight_against_each_shapes_share():
-    """«Що змінює навчання»: the ring draws far more weight onto itself than the cross, but it also
-    covers far more patches; against each example's own patch share the gap shrinks, and the square
-    and the triangle lift more than either. One example image per shape (by_shape)."""
+    """«Що змінює навчання»: on the ring the trained heads put more weight on the shape than on the cross,
+    in every seed, but the ring also covers far more patches; against each example's own patch share the
+    order turns: the cross's weight is the larger multiple of its share. One example image per shape
+    (by_shape), over the seeds (over_seeds.by_shape), the spread the page states."""
     sa = data("sa_trained")
+    for run in [sa] + sa["per_seed"]:
+        for s, r in run["by_shape"].items():
+            assert r["on_shape_patches"] == len(sa["examples"][s]["on_shape_patches"])
+            assert math.isclose(r["patch_share"], r["on_shape_patches"] / N_PATCHES, rel_tol=1e-5)
+            assert math.isclose(r["trained_over_share"], r["trained_on_shape"] / r["patch_share"], rel_tol=1e-4)
+            assert r["trained_over_share"] > 1
     shapes = sa["by_shape"]
-    for s, r in shapes.items():
-        assert r["on_shape_patches"] == len(sa["examples"][s]["on_shape_patches"])
-        assert math.isclose(r["patch_share"], r["on_shape_patches"] / N_PATCHES, rel_tol=1e-5)
-        assert math.isclose(r["trained_over_share"], r["trained_on_shape"] / r["patch_share"], rel_tol=1e-4)
-        assert r["trained_over_share"] > 1
-    ring, cross = shapes["ring"], shapes["cross"]
-    assert ring["on_shape_patches"] > 2 * cross["on_shape_patches"]
-    raw_gap = ring["trained_on_shape"] / cross["trained_on_shape"]
-    lift_gap = ring["trained_over_share"] / cross["trained_over_share"]
-    assert raw_gap > 2 and lift_gap < 1.2
-    assert min(shapes["square"]["trained_over_share"], shapes["triangle"]["trained_over_share"]) \
-        > max(ring["trained_over_share"], cross["trained_over_share"])
+    assert shapes["ring"]["on_shape_patches"] > 2 * shapes["cross"]["on_shape_patches"]
+    over = sa["over_seeds"]["by_shape"]
+    assert over["ring"]["trained_on_shape"]["min"] > over["cross"]["trained_on_shape"]["max"]
+    assert over["ring"]["trained_over_share"]["max"] < over["cross"]["trained_over_share"]["min"]

@@ -1,9 +1,11 @@
 """Shuffle the patches: attention's output moves with them (permutation equivariance) until a
 positional encoding is added; a convolution along the tokens never had that property.
 
-The eight seeded permutations of sa_equivariance and their measured errors
-max |f(Px) − P·f(x)| (attention without and with positional encoding, Conv1d) are inlined; the
-chart draws the ring and its shuffled patches and shows the error of the chosen case.
+The eight seeded permutations of sa_equivariance and their errors max |f(Px) − P·f(x)| (attention
+with positional encoding, Conv1d) are inlined; the chart draws the ring and its shuffled patches and
+shows the error of the chosen case. Without positional encoding the error is rounding noise, whose
+size belongs to the machine: the chart shows the bound it stays below in float32 (< 10⁻⁶), drawn as
+a bound, on every machine the same.
 """
 import math
 
@@ -52,17 +54,19 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     shuffled = picture(moved, t["shuffled"])
 
     top = alt.hconcat(original, shuffled, spacing=20)
-    chart = alt.vconcat(top, _readout(eq, t, lang, K, PE), _strip(perms, t, K, PE), spacing=12)
+    chart = alt.vconcat(top, _readout(eq, t, lang, K, PE), _strip(perms, eq["noise_bound"]["float32"], t, K, PE), spacing=12)
     return dashboard(chart.add_params(perm, pe), t)
 
 
 def _readout(eq: dict, t: dict, lang: str, K: str, PE: str) -> alt.LayerChart:
     """The measured error of the chosen case, big; the other rows for contrast (the views share the
     chosen row's tuple, so each writes its own field)."""
-    errs = alt.Data(values=[{"k": r["i"] + 1, "no_pe": r["err_no_pe"], "with_pe": r["err_pe"],
+    bound = eq["noise_bound"]["float32"]
+    errs = alt.Data(values=[{"k": r["i"] + 1, "no_pe": bound, "with_pe": r["err_pe"],
                              "conv": r["err_conv"]} for r in eq["permutations"]])
     chosen = (alt.Chart(errs).transform_filter(f"datum.k == {K}")
-              .transform_calculate(shown=f"{PE} ? datum.with_pe : datum.no_pe")
+              .transform_calculate(shown=f"{PE} ? datum.with_pe : datum.no_pe",
+                                   below=f"{PE} ? '' : '< '")
               .transform_calculate(ex="floor(log(datum.shown) / LN10)")
               .transform_calculate(mant="datum.shown / pow(10, datum.ex)", small="datum.shown < 0.001"))
     mid = WIDTH / 2
@@ -70,7 +74,7 @@ def _readout(eq: dict, t: dict, lang: str, K: str, PE: str) -> alt.LayerChart:
         t_plain="format(datum.shown, '.3f')").mark_text(fontSize=30, fontWeight="bold", align="center",
                                                          baseline="alphabetic", x=mid, y=36).encode(text="t_plain:N")
     big_mant = chosen.transform_filter("datum.small").transform_calculate(
-        t_mant=f"format(datum.mant, '.1f') + ' ' + {js(numfmt.LOCALES[lang]['times'])} + ' ' + format(10, 'd')").mark_text(
+        t_mant=f"datum.below + format(datum.mant, '.1f') + ' ' + {js(numfmt.LOCALES[lang]['times'])} + ' ' + format(10, 'd')").mark_text(
         fontSize=30, fontWeight="bold", align="right", baseline="alphabetic", x=mid + 18, y=36).encode(text="t_mant:N")
     big_exp = chosen.transform_filter("datum.small").transform_calculate(
         t_exp="format(datum.ex, 'd')").mark_text(fontSize=17, fontWeight="bold", align="left",
@@ -84,10 +88,10 @@ def _readout(eq: dict, t: dict, lang: str, K: str, PE: str) -> alt.LayerChart:
                      words).properties(width=WIDTH, height=46 + 17 * len(t["lines"]) + 4)
 
 
-def _strip(perms: list, t: dict, K: str, PE: str) -> alt.LayerChart:
-    """All eight permutations on a log scale: float noise, positional encoding, convolution."""
-    strip_rows = [{"k": r["i"] + 1, "op": op, "err": r[key]} for r in perms
-                  for op, key in (("no_pe", "err_no_pe"), ("with_pe", "err_pe"), ("conv", "err_conv"))]
+def _strip(perms: list, bound: float, t: dict, K: str, PE: str) -> alt.LayerChart:
+    """All eight permutations on a log scale: below the float32 noise bound, positional encoding, convolution."""
+    strip_rows = [{"k": r["i"] + 1, "op": op, "err": r[key] if key else bound, "bound": not key} for r in perms
+                  for op, key in (("no_pe", None), ("with_pe", "err_pe"), ("conv", "err_conv"))]
     lo = 10 ** math.floor(math.log10(min(r["err"] for r in strip_rows)))
     hi = 10 ** math.ceil(math.log10(max(r["err"] for r in strip_rows)))
     ops = ["no_pe", "with_pe", "conv"]
@@ -99,15 +103,18 @@ def _strip(perms: list, t: dict, K: str, PE: str) -> alt.LayerChart:
     ry = alt.Scale(domain=[-0.75, len(ops) - 0.4], nice=False, zero=False, reverse=True)
     sy = alt.Y("row:Q", scale=ry, axis=None)
     exponents = power_layer(strip_base, {"x": alt.X("err:Q", scale=log_x, axis=twin), "y": sy})
+    # a bound is drawn as a left-pointing triangle: the value lies somewhere to its left
+    shape = alt.Shape("bound:N", scale=alt.Scale(domain=[False, True], range=["circle", "triangle-left"]), legend=None)
     dots = strip_base.mark_point(filled=True, size=40, opacity=0.35, color="#888").encode(
-        x=alt.X("err:Q", scale=log_x, title=bidi(t["strip_x"]), axis=axis), y=sy)
+        x=alt.X("err:Q", scale=log_x, title=bidi(t["strip_x"]), axis=axis), y=sy, shape=shape)
     now = strip_base.transform_filter(f"datum.k == {K}").transform_calculate(
         on=f"datum.op == 'conv' || (datum.op == 'with_pe') == {PE}",
-        name=f"{js([t['ops'][o] for o in ops])}[datum.row]").mark_point(
+        name=f"{js([t['ops'][o] for o in ops])}[datum.row]",
+        shown=f"(datum.bound ? '< ' : '') + format(datum.err, '.2e')").mark_point(
         filled=True, size=110, opacity=1).encode(
-        x=sx, y=sy, color=alt.Color("on:N", scale=alt.Scale(domain=[True, False], range=[HIGHLIGHT, "#4c78a8"]),
+        x=sx, y=sy, shape=shape, color=alt.Color("on:N", scale=alt.Scale(domain=[True, False], range=[HIGHLIGHT, "#4c78a8"]),
                                     legend=None),
-        tooltip=[alt.Tooltip("name:N", title=t["op"]), alt.Tooltip("err:Q", title=t["strip_x"], format=".2e")])
+        tooltip=[alt.Tooltip("name:N", title=t["op"]), alt.Tooltip("shown:N", title=t["strip_x"])])
     right = rtl(t["ops"]["no_pe"])
     names = alt.Chart(alt.Data(values=[{"row": i, "name": bidi(t["ops"][o]), "err": hi if right else lo}
                                        for i, o in enumerate(ops)])).mark_text(
@@ -118,9 +125,11 @@ def _strip(perms: list, t: dict, K: str, PE: str) -> alt.LayerChart:
 
 
 def table(data: dict, t: dict, lang: str) -> dict:
-    """Per seeded permutation: max |f(Px) − P·f(x)| of attention without and with PE, and of Conv1d."""
+    """Per seeded permutation: max |f(Px) − P·f(x)| of attention without PE (the float32 bound it stays
+    below) and with PE, and of Conv1d."""
+    eq = data["sa_equivariance"]
     c = t["columns"]
-    rows = [dict(r, k=r["i"] + 1) for r in data["sa_equivariance"]["permutations"]]
-    return {"columns": [["k", c["k"], "d"], ["err_no_pe", t["ops"]["no_pe"], ".1e"],
+    rows = [dict(r, k=r["i"] + 1, bound=eq["noise_bound"]["float32"]) for r in eq["permutations"]]
+    return {"columns": [["k", c["k"], "d"], ["bound", c["bound"], ".0e"],
                         ["err_pe", t["ops"]["with_pe"], ".1e"], ["err_conv", t["ops"]["conv"], ".1e"]],
             "rows": rows}
