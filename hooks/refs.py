@@ -202,9 +202,19 @@ def sourced(inner: str, ref: str, lang: str, in_table: bool = False) -> str:
 
 
 PLURAL = re.compile(r"^(?P<spec>\S*)\s*plural:\s*(?P<forms>.+)$")
+SPREAD = re.compile(r"^(?P<spec>\S*)\s+spread$")
 
 
 def value_html(ref: str, spec: str, where: str, lang: str) -> str:
+    s = SPREAD.match(spec or "")
+    if s:  # {{ v: x | .1% spread }}: x = {mean, min, max} over seeds or draws -> «96,3 % (від 94,1 % до 98,9 %)»
+        value = lookup(ref, where)
+        if not (isinstance(value, dict) and {"mean", "min", "max"} <= set(value)):
+            raise PluginError(f"{where}: {ref!r} has no mean, min and max for `spread` (see over_seeds in its data)")
+        shown = {k: fmt(value[k], s["spec"], where, f"{ref}.{k}", lang) for k in ("mean", "min", "max")}
+        # every run the same (as shown): «100,0 % (у кожному запуску)», not «від 100,0 % до 100,0 %»
+        template = strings(lang)["ui"]["spread_same" if shown["min"] == shown["max"] else "spread"]
+        return sourced(template.format(**{k: num_span(v) for k, v in shown.items()}), ref, lang)
     m = PLURAL.match(spec or "")
     if m:  # {{ v: x | plural: параметр,параметри,параметрів }}: the number and its noun, agreeing
         value = lookup(ref, where)
