@@ -1,12 +1,15 @@
 """The claims of the two models trained at build time, on the committed data (generated/data/), and one
 retraining that must give the same bytes.
 
-The pages say: training makes the class token's row sharper (and leaves the patch rows, which nothing
-reads, near uniform), moves its attention onto the shape, mostly in the first two epochs; the
-translator translates held-out sentences, its cross-attention finds the gold source words, and it fails
-on a fronted object and on a longer sentence in the ways the text describes."""
+The pages state every trained number as the mean and range over the seeds each model is trained with
+(over_seeds), and describe the pictured model (the main seed) where they show it. They say: training
+makes the class token's row sharper (and leaves the patch rows, which nothing reads, near uniform),
+moves its attention onto the shape, mostly in the first epochs; the translator translates held-out
+sentences, its cross-attention finds the gold source words, one seed does markedly worse, and no seed
+translates the fronted object or the longer sentence."""
 import importlib
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -34,37 +37,67 @@ def ca():
 
 # --- the vision transformer ----------------------------------------------------------------------
 
+def test_trained_over_several_seeds(sa, ca):
+    for d in (sa, ca):
+        assert d["n_seeds"] == len(d["seeds"]) == len(d["per_seed"]) >= 5 and d["seed"] in d["seeds"]
+        assert [r["seed"] for r in d["per_seed"]] == d["seeds"]
+    main = next(r for r in sa["per_seed"] if r["seed"] == sa["seed"])
+    assert main["test_accuracy"] == sa["test_accuracy"], "the top-level numbers are the pictured seed's"
+
+
+def test_over_seeds_is_the_spread_of_per_seed(sa, ca):
+    import statistics
+    for d, key in ((sa, "test_accuracy"), (sa, "trained_entropy_pct"), (ca, "translation_accuracy"),
+                   (ca, "alignment_accuracy")):
+        values = [r[key] for r in d["per_seed"]]
+        o = d["over_seeds"][key]
+        assert math.isclose(o["mean"], statistics.fmean(values), rel_tol=1e-5)
+        assert o["min"] == min(values) and o["max"] == max(values)
+        assert math.isclose(o["sd"], statistics.stdev(values), rel_tol=1e-4, abs_tol=1e-9)
+
+
 def test_vit_tells_the_shapes_apart(sa):
-    assert sa["test_accuracy"] >= 0.95
-    assert sa["untrained_accuracy"] < 0.4, "before training it should guess (one in four)"
+    o = sa["over_seeds"]
+    assert o["test_accuracy"]["mean"] >= 0.95 and o["test_accuracy"]["min"] >= 0.9
+    assert o["untrained_accuracy"]["max"] < 0.4, "before training it should guess (one in four)"
 
 
 def test_training_sharpens_the_class_token_row(sa):
-    assert sa["untrained_entropy_pct"] > 95, "an untrained row is close to uniform"
-    assert sa["trained_entropy_pct"] <= sa["untrained_entropy_pct"] - 20
+    o = sa["over_seeds"]
+    assert o["untrained_entropy_pct"]["min"] > 95, "an untrained row is close to uniform"
+    assert o["trained_entropy_pct"]["mean"] <= o["untrained_entropy_pct"]["mean"] - 20
+    for r in sa["per_seed"]:
+        assert r["trained_entropy_pct"] <= r["untrained_entropy_pct"] - 15, r["seed"]
 
 
 def test_patch_rows_nothing_reads_stay_near_uniform(sa):
-    pr = sa["patch_rows"]
-    assert pr["untrained_entropy_pct"] > 90 and pr["trained_entropy_pct"] > 90
-    assert pr["trained_entropy_pct"] - sa["trained_entropy_pct"] >= 15
+    o = sa["over_seeds"]["patch_rows"]
+    assert o["untrained_entropy_pct"]["min"] > 90 and o["trained_entropy_pct"]["min"] > 90
+    assert o["trained_entropy_pct"]["mean"] - sa["over_seeds"]["trained_entropy_pct"]["mean"] >= 15
 
 
 def test_attention_moves_onto_the_shape(sa):
-    on = sa["on_shape"]
-    assert abs(on["untrained"] - on["patch_share"]) < 0.15, "untrained: about the share of shape patches"
-    assert on["trained"] >= on["untrained"] + 0.2 and on["trained"] > 1.5 * on["patch_share"]
-    by = sa["by_shape"]
-    assert by["ring"]["trained_on_shape"] > by["cross"]["trained_on_shape"] + 0.2   # quoted on the page
+    """Untrained: about the share of shape patches (the page: «приблизно стільки, скільки таких патчів»)."""
+    o = sa["over_seeds"]["on_shape"]
+    share = sa["on_shape"]["patch_share"]
+    assert abs(o["untrained"]["mean"] - share) < 0.03
+    assert o["trained"]["min"] >= o["untrained"]["max"] + 0.2 and o["trained"]["min"] > 1.5 * share
 
 
 def test_the_map_changes_early_and_then_only_wavers(sa):
-    ck = sa["checkpoints"]
+    """The page: by the settled epoch the mean class-token entropy has made `share` of its fall, while
+    accuracy is still well below its final value; later the entropy only wavers."""
+    ck = sa["over_seeds"]["checkpoints"]
     assert sorted(ck, key=int) == [str(e) for e in range(sa["epochs"] + 1)]
-    drop = ck["0"]["entropy_pct"] - ck[str(sa["epochs"])]["entropy_pct"]
-    assert ck["0"]["entropy_pct"] - ck["2"]["entropy_pct"] >= 0.8 * drop
-    assert ck["2"]["accuracy"] < sa["test_accuracy"] - 0.1
-    later = [ck[str(e)]["entropy_pct"] for e in range(2, sa["epochs"] + 1)]
+    st = sa["settled"]
+    e = st["epoch"]
+    mean = {int(k): v["entropy_pct"]["mean"] for k, v in ck.items()}
+    drop = mean[0] - mean[sa["epochs"]]
+    assert 1 <= e <= sa["epochs"] // 3, "mostly in the first epochs"
+    assert mean[0] - mean[e] >= st["share"] * drop > mean[0] - mean[e - 1]
+    assert st["accuracy"] == ck[str(e)]["accuracy"]
+    assert st["accuracy"]["mean"] < sa["over_seeds"]["test_accuracy"]["mean"] - 0.05
+    later = [mean[k] for k in range(e, sa["epochs"] + 1)]
     assert max(later) - min(later) < 10
 
 
@@ -86,9 +119,17 @@ def test_examples_hold_what_the_chart_recomputes(sa):
 # --- the translator ------------------------------------------------------------------------------
 
 def test_translator_translates_and_aligns_held_out_sentences(ca):
-    assert ca["translation_accuracy"] >= 0.95
-    assert ca["alignment_accuracy"] >= 0.80
+    o = ca["over_seeds"]
+    assert o["translation_accuracy"]["mean"] >= 0.9 and o["alignment_accuracy"]["mean"] >= 0.9
+    assert ca["translation_accuracy"] == 1.0, "the page: the pictured model writes the gold words on held-out sentences"
     assert ca["n_train"] + ca["n_test"] == ca["n_sentences"] and ca["content_words"] > ca["n_test"]
+
+
+def test_one_seed_does_markedly_worse(ca):
+    """The page: «один запуск помітно гірший за інші»."""
+    o = ca["over_seeds"]["translation_accuracy"]
+    values = sorted(r["translation_accuracy"] for r in ca["per_seed"])
+    assert values[0] < o["mean"] - 0.1 and values[1] > values[0] + 0.1
 
 
 def test_seed_sentence_content_words_look_at_their_gold_word(ca):
@@ -101,37 +142,43 @@ def test_seed_sentence_content_words_look_at_their_gold_word(ca):
             row = seed["matrix"][seed["target"].index(word)]
             assert max(range(len(row)), key=row.__getitem__) == g, word
     assert set(seed["words"]) == {"cat", "sat", "on", "mat"}
+    on_gold = ca["over_seeds"]["source_sentence"]["content_on_gold"]
+    assert on_gold["of"] == ca["n_seeds"] and on_gold["count"] >= 1
 
 
 def test_learned_weights_are_sharper_than_the_hand_set_ones(ca):
     hand = data("ca_alignment")
     content = [hand["max_weight"][hand["target"].index(w)] for w in ("cat", "sat", "on", "mat")]
-    assert ca["sentences"]["source_sentence"]["min_gold_weight"] > max(content)
+    assert ca["over_seeds"]["source_sentence"]["min_gold_weight"]["min"] > max(content)
 
 
-def test_articles_look_at_the_first_word_not_the_next_noun(ca):
+def test_articles_both_look_at_one_word_and_seeds_disagree(ca):
+    """The page: the pictured model's two «the» rows look mostly at one word; where an article looks
+    differs from seed to seed (on the next noun: a wide range)."""
     arts = ca["sentences"]["source_sentence"]["articles"]
-    assert {a["top"] for a in arts.values()} == {"گربه"}
-    assert ca["articles"]["on_next_noun"] < 0.5
+    assert len({a["top"] for a in arts.values()}) == 1
+    o = ca["over_seeds"]["articles"]["on_next_noun"]
+    assert o["max"] - o["min"] > 0.2 and o["mean"] < 0.5
 
 
-def test_alignment_is_weakest_on_short_sentences_with_an_object(ca):
-    """The page: the sentences like «سگ موش را دید» align worst; every other kind aligns every content word
-    (it cites the intransitive value for «the other kinds»)."""
-    kinds = ca["by_kind"]
-    others = [k for k in kinds if k != "transitive"]
-    assert others and all(kinds[k]["alignment_accuracy"] == 1.0 for k in others)
-    assert kinds["transitive"]["alignment_accuracy"] < 1.0
-    assert sum(kinds[k]["n_test"] for k in kinds) == ca["n_test"]
+def test_alignment_by_kind_of_sentence(ca):
+    """The page gives the three kinds' alignment over seeds; sentences without an object align fully."""
+    kinds = ca["over_seeds"]["by_kind"]
+    assert set(kinds) == {"intransitive", "transitive", "placing"}
+    assert kinds["intransitive"]["alignment_accuracy"]["min"] == 1.0
+    assert all(kinds[k]["alignment_accuracy"]["mean"] < 1.0 for k in ("transitive", "placing"))
+    assert sum(ca["by_kind"][k]["n_test"] for k in ca["by_kind"]) == ca["n_test"]
 
 
 def test_probes_fail_as_the_page_says(ca):
+    """No seed translates either probe; the pictured model's «dog» row reads the first word, and it writes
+    «mouse» there."""
+    probes = ca["over_seeds"]["probes_correct"]
+    assert probes["scrambled"]["count"] == probes["longer"]["count"] == 0
     sc, lo = ca["sentences"]["scrambled"], ca["sentences"]["longer"]
     assert not sc["correct"] and not lo["correct"]
     assert sc["words"]["dog"]["top"] == sc["source"][0] != sc["words"]["dog"]["gold"], "dog reads the first word"
-    assert lo["output"] == lo["target"][:len(lo["output"])] and len(lo["output"]) < len(lo["target"]), \
-        "the longer sentence stops after its first place"
-    assert lo["output_text"] == "the cat slept on the mat"
+    assert sc["output"][sc["target"].index("dog")] == "mouse"
 
 
 # --- the contract: data by meaning, small pages, no weights, reproducible -------------------------
@@ -160,12 +207,18 @@ def test_chart_data_per_page_under_budget(page, charts):
 
 
 def test_retraining_gives_the_same_numbers():
-    """Both models trained again from scratch: the same bytes as the committed files."""
+    """Each model's pictured seed trained again from scratch (one seed, so the suite stays short; `make
+    reproduce` recomputes every seed under other CPU kernel paths): the same bytes as the committed ones."""
+    committed = {name: data(name) for name in MODULES}
     for name in MODULES:
         mod = importlib.import_module(f"scripts.experiments.{name}")
-        again = jsonio.dumps(mod.compute())
-        committed = (ROOT / "generated" / "data" / f"{name}.json").read_text(encoding="utf-8")
-        assert again == committed, f"{name}: retraining changed the data (not deterministic?)"
+        run = mod.train(mod.SEED)
+        again = {"seed": mod.SEED, **(mod.summary(*run[:2]) if name == "sa_trained" else mod.summary(run[0]))}
+        pictured = next(r for r in committed[name]["per_seed"] if r["seed"] == mod.SEED)
+        assert jsonio.dumps(again) == jsonio.dumps(pictured), f"{name}: retraining changed the numbers"
+        examples = run[1] if name == "sa_trained" else run[0]["sentences"]
+        key = "examples" if name == "sa_trained" else "sentences"
+        assert jsonio.dumps(examples) == jsonio.dumps(committed[name][key]), f"{name}: retraining changed the pictures"
 
 
 def test_chart_weights_round_like_the_text(ca):

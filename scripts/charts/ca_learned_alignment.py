@@ -6,6 +6,8 @@ import re
 
 import altair as alt
 
+from scripts.common.numfmt import fmt
+
 from scripts.charts._kit import BREAK, CHAR_EM, MENU_HEIGHT, fit, lines_count, SUBTITLE_CHARS, TITLE_CHARS, bidi_lines, two_lines, align, anchor, bidi, js, num, rtl, say
 
 DATA = ["ca_trained"]
@@ -84,7 +86,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     return (heat + gold + numbers + readout).add_params(sentence).properties(
         width="container", height=alt.Step(34),
         title=alt.Title(bidi_lines(t["title"], TITLE_CHARS),   # a phone: a subtitle line per clause
-                        subtitle=[bidi(line) for part in re.split("[;\u061b] ", t["subtitle"])
+                        subtitle=[bidi(line) for part in re.split("[;\u061b] ", t["subtitle"].format(seed=fmt(ca["seed"], "d", lang)))
                                   for line in ([part] if isinstance(two_lines(part, SUBTITLE_CHARS), str)
                                                else two_lines(part, SUBTITLE_CHARS))],
                         anchor=anchor(t["title"])),

@@ -110,7 +110,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     return alt.layer(*layers).add_params(shape, head, query).configure_view(stroke=None).properties(
         width="container", height=PANEL,
         # the title fits a phone; the subtitle, twice as long, takes two lines (cut as readouts are)
-        title=alt.TitleParams(bidi(t["title"]), subtitle=[bidi(x) for x in halves(t["subtitle"])], fontSize=14,
+        title=alt.TitleParams(bidi(t["title"]), subtitle=[bidi(x) for x in halves(t["subtitle"].format(seed=fmt(sa["seed"], "d", lang)))], fontSize=14,
                               anchor="middle", offset=16),
         padding=PADDING, description=t["description"],
         # a reader sees one shape and one head: the others' rows load when picked

@@ -24,8 +24,18 @@ largest weight on the gold Persian word. English articles have no Persian source
 reported apart. Two probes outside the grammar say where the model fails: an object moved to the
 front (Persian allows it) and a sentence longer than any in training.
 
+Trained in float64 (the same bytes on every CPU: scripts/common/training.py), once per seed in SEEDS:
+the corpus split is the same for every seed (drawn with SEED), the seed sets the initial weights and
+the order of the batches. Every number below is the model of SEED (the one the pictures show);
+`over_seeds` gives each one's spread.
+
 Keys returned:
-  seed, d, ffn, self_heads, epochs, batch, lr, params        the set-up
+  seed, seeds, n_seeds                                       the pictured model's seed; all seeds trained
+  over_seeds {<key>: {mean, sd, min, max} or {count, of}}    per_seed's numbers over the seeds (a yes/no:
+                                                             how many seeds said yes)
+  per_seed [{seed, translation_accuracy, alignment_accuracy, by_kind, articles, probes_correct,
+             source_sentence {correct, content_on_gold, min_gold_weight}}]   each seed's numbers
+  d, ffn, self_heads, epochs, batch, lr, params              the set-up
   n_sentences, n_train, n_test, held_out_share                corpus sizes
   translation_accuracy        held-out sentences translated exactly (greedy)
   alignment_accuracy          held-out content words whose strongest weight is on the gold word
@@ -50,9 +60,10 @@ import numpy as np
 import torch
 from torch import nn
 
-from scripts.common.training import Stopwatch, deterministic
+from scripts.common.training import Stopwatch, deterministic, map_seeds, over_seeds
 
-SEED = 17
+SEED = 17                      # the corpus split, and the model the pictures show
+SEEDS = (17, 18, 19, 20, 21)   # every trained number is reported over these (mean, range)
 D, FFN, SELF_HEADS = 64, 128, 2
 EPOCHS, BATCH, LR = 30, 32, 2e-3
 HELD_OUT = 0.3
@@ -179,21 +190,28 @@ def cross_weights(model, row, sv, tv) -> np.ndarray:
     return w[0, :len(row[2])].double().numpy()
 
 
-def train():
+def split():
+    """(all sentences, held-out indices, source and target vocabularies): the same for every seed."""
     rows = corpus()
     sv = Vocab([w for r in rows for w in r[1]])
     tv = Vocab([w for r in rows for w in r[2]])
+    rng = np.random.default_rng(SEED)
+    seed_i = next(i for i, r in enumerate(rows) if " ".join(r[1]) == SEED_SENTENCE)
+    test = set(rng.permutation([i for i in range(len(rows)) if i != seed_i])[:round(HELD_OUT * len(rows)) - 1])
+    test.add(seed_i)
+    return rows, test, sv, tv
+
+
+def train(seed: int):
+    """Train once with `seed` (initial weights, batch order); return (measurements, seconds)."""
+    rows, test, sv, tv = split()
     watch = Stopwatch()
-    with deterministic(SEED):
-        rng = np.random.default_rng(SEED)
-        seed_i = next(i for i, r in enumerate(rows) if " ".join(r[1]) == SEED_SENTENCE)
-        test = set(rng.permutation([i for i in range(len(rows)) if i != seed_i])[:round(HELD_OUT * len(rows)) - 1])
-        test.add(seed_i)
+    with deterministic(seed):
         train_rows = [r for i, r in enumerate(rows) if i not in test]
         test_rows = [r for i, r in enumerate(rows) if i in test]
         model = Translator(len(sv.words), len(tv.words))
         opt = torch.optim.Adam(model.parameters(), lr=LR)
-        order = torch.Generator().manual_seed(SEED)
+        order = torch.Generator().manual_seed(seed)
         with watch.running():
             for _ in range(EPOCHS):
                 model.train()
@@ -271,21 +289,41 @@ def examples(model, rows, test, sv, tv) -> dict:
     return out
 
 
-def compute() -> dict:
-    result, watch = train()
-    LAST_TRAINING["watch"] = watch
+def summary(result: dict) -> dict:
+    """One run's numbers that the page states (and over_seeds spreads)."""
     s = result["sentences"]
-    return {"seed": SEED, "d": D, "ffn": FFN, "self_heads": SELF_HEADS, "epochs": EPOCHS, "batch": BATCH,
+    seed = s["source_sentence"]
+    return {"translation_accuracy": result["translation_accuracy"],
+            "alignment_accuracy": result["alignment_accuracy"],
+            "by_kind": result["by_kind"], "articles": result["articles"],
+            "probes_correct": {k: s[k]["correct"] for k in probes()},
+            "source_sentence": {"correct": seed["correct"], "content_on_gold": seed["content_on_gold"],
+                                "min_gold_weight": seed["min_gold_weight"]}}
+
+
+def compute() -> dict:
+    runs = dict(zip(SEEDS, map_seeds(train, SEEDS)))
+    LAST_TRAINING["watch"] = [w for _, w in runs.values()]
+    result, _ = runs[SEED]
+    per_seed = [{"seed": seed, **summary(runs[seed][0])} for seed in SEEDS]
+    s = result["sentences"]
+    return {"seed": SEED, "seeds": list(SEEDS), "n_seeds": len(SEEDS),
+            "d": D, "ffn": FFN, "self_heads": SELF_HEADS, "epochs": EPOCHS, "batch": BATCH,
             "lr": LR, "held_out_share": HELD_OUT, **result,
-            "probes_correct": {k: s[k]["correct"] for k in probes()}}
+            "probes_correct": {k: s[k]["correct"] for k in probes()},
+            "per_seed": per_seed,
+            "over_seeds": over_seeds([{k: v for k, v in r.items() if k != "seed"} for r in per_seed])}
 
 
 def measure() -> dict:
-    """Seconds spent in the training loop (the last compute() in this process, else a fresh run)."""
+    """Seconds spent in the training loop, per seed (mean over the seeds; the last compute() in this
+    process, else a fresh run). Seeds train side by side (scripts/common/training.py map_seeds)."""
     if "watch" not in LAST_TRAINING:
-        LAST_TRAINING["watch"] = train()[1]
+        compute()
     w = LAST_TRAINING["watch"]
-    return {"train_s": round(w.seconds, 1), "train_cpu_s": round(w.cpu_seconds, 1), "epochs": EPOCHS}
+    return {"train_s": round(sum(x.seconds for x in w) / len(w), 1),
+            "train_cpu_s": round(sum(x.cpu_seconds for x in w) / len(w), 1), "epochs": EPOCHS,
+            "n_seeds": len(SEEDS)}
 
 
 if __name__ == "__main__":

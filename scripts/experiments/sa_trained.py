@@ -11,11 +11,22 @@ only row the classifier's output depends on: the patch rows feed tokens nothing 
 
 Images: the 4 shapes of the lesson drawn at a random size and place in a 28×28 frame, with
 Gaussian pixel noise, standardised like the lesson's images. Trained from scratch (no download),
-seeded and deterministic; the same held-out images and the same architecture are measured before
-training (epoch 0) and after each epoch.
+seeded and deterministic, in float64 (the same bytes on every CPU: scripts/common/training.py); the
+same held-out images and the same architecture are measured before training (epoch 0) and after
+each epoch. The model is trained once per seed in SEEDS: the images are the same for every seed
+(drawn with SEED), the seed sets the initial weights and the order of the batches. Every number
+below is the model of SEED (the one the pictures show); `over_seeds` gives each one's spread.
 
 Keys returned:
-  seed, n_train, n_test, epochs, batch, lr, d, heads, head_dim, mlp, params   the set-up
+  seed, seeds, n_seeds                             the pictured model's seed; all seeds trained
+  over_seeds {<key as below>: {mean, sd, min, max}}  every number of per_seed's runs, over the seeds
+                                                   (test_accuracy, untrained_accuracy, *_entropy_pct,
+                                                   patch_rows, on_shape, by_shape, checkpoints)
+  per_seed [{seed, <the same keys>}]               each seed's numbers
+  settled {epoch, share, accuracy, entropy_pct}    the first epoch by which the seeds' mean class-token
+                                                   entropy has fallen `share` of its whole fall, and
+                                                   the spread of accuracy and entropy at that epoch
+  n_train, n_test, epochs, batch, lr, d, heads, head_dim, mlp, params   the set-up
   sizes {min, max}, noise                          how the shapes vary
   shapes                                           the classes, in order
   test_accuracy, untrained_accuracy                share of held-out images classified right
@@ -38,19 +49,24 @@ Keys returned:
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import torch
 from torch import nn
 
 from scripts.common.attention import LN49, entropy_rows
-from scripts.common.shapes import GRID, N_PATCHES, PATCH, SEEDS, SIZE, draw, make_shape, patches, standardize
-from scripts.common.training import Stopwatch, deterministic
+from scripts.common.shapes import GRID, N_PATCHES, PATCH, SIZE, draw, make_shape, patches, standardize
+from scripts.common.shapes import SEEDS as SEEDS_OF_SHAPES
+from scripts.common.training import Stopwatch, deterministic, map_seeds, over_seeds
 
-SEED = 13
+SEED = 13                   # the images, and the model the pictures show
+SEEDS = (13, 14, 15, 16, 17)   # every trained number is reported over these (mean, range)
 SHAPES = ("ring", "square", "cross", "triangle")
 N_TRAIN, N_TEST = 6000, 1000
 EPOCHS, BATCH, LR = 14, 100, 3e-3
 D, HEADS, MLP = 16, 4, 64
+SETTLED = 0.8               # "the map is mostly set": this share of the entropy's fall is behind it
 SIZES = (12, SIZE)          # the side of the shape's square, in pixels
 NOISE = 0.1
 ON_SHAPE = 0.25             # a patch "contains the shape" when a noise-free pixel reaches this
@@ -59,7 +75,7 @@ LAST_TRAINING = {}          # the last training's Stopwatch, for measure() (neve
 
 def images(n: int, rng: np.random.Generator):
     """n noisy shapes of random kind, size and place → (patch tokens n×49×16, labels, on-shape masks)."""
-    x = np.empty((n, N_PATCHES, PATCH * PATCH), dtype=np.float32)
+    x = np.empty((n, N_PATCHES, PATCH * PATCH))
     y = rng.integers(0, len(SHAPES), n)
     mask = np.empty((n, N_PATCHES), dtype=bool)
     for i in range(n):
@@ -128,7 +144,7 @@ def example_maps(model, kind: str, tokens: torch.Tensor, on: np.ndarray) -> dict
     heads = {}
     for h in range(HEADS):
         weights = torch.softmax(q[0, h] @ k[0, h].T, -1)
-        assert torch.allclose(weights, w[0, h, :, 1:], atol=1e-5), "q·k does not give the model's weights"
+        assert torch.allclose(weights, w[0, h, :, 1:], atol=1e-12), "q·k does not give the model's weights"
         row = weights[0].double().numpy()
         heads[str(h + 1)] = {"q": np.round(q[0, h].double().numpy(), 2).tolist(),
                              "k": np.round(k[0, h].double().numpy(), 2).tolist(),
@@ -137,21 +153,27 @@ def example_maps(model, kind: str, tokens: torch.Tensor, on: np.ndarray) -> dict
     return {"heads": heads}
 
 
-def train() -> tuple[dict, dict, float]:
-    """Train once; return (measurements, examples, training seconds)."""
+@functools.cache
+def data() -> tuple:
+    """The training and held-out images, the same for every seed (drawn with SEED)."""
+    rng = np.random.default_rng(SEED)
+    x_tr, y_tr, _ = images(N_TRAIN, rng)
+    x_te, y_te, m_te = images(N_TEST, rng)
+    return x_tr, y_tr, x_te, y_te, m_te
+
+
+def train(seed: int) -> tuple[dict, dict, Stopwatch]:
+    """Train once with `seed` (initial weights, batch order); return (measurements, examples, seconds)."""
     watch = Stopwatch()
-    with deterministic(SEED):
-        rng = np.random.default_rng(SEED)
-        x_tr, y_tr, _ = images(N_TRAIN, rng)
-        x_te, y_te, m_te = images(N_TEST, rng)
-        ex_tokens = {s: torch.tensor(patches(standardize(make_shape(s, seed=SEEDS[s]))), dtype=torch.float32)
-                     for s in SHAPES}
+    x_tr, y_tr, x_te, y_te, m_te = data()
+    with deterministic(seed):
+        ex_tokens = {s: torch.tensor(patches(standardize(make_shape(s, seed=SEEDS_OF_SHAPES[s])))) for s in SHAPES}
         ex_on = {s: patches(draw(s)).max(axis=1) >= ON_SHAPE for s in SHAPES}
         model = TinyViT()
         checkpoints = {"0": measure_attention(model, x_te, y_te, m_te)}
         examples = {s: {"untrained": example_maps(model, s, ex_tokens[s], ex_on[s])} for s in SHAPES}
         opt = torch.optim.Adam(model.parameters(), lr=LR)
-        order = torch.Generator().manual_seed(SEED)
+        order = torch.Generator().manual_seed(seed)
         for epoch in range(1, EPOCHS + 1):
             model.train()
             with watch.running():
@@ -163,7 +185,7 @@ def train() -> tuple[dict, dict, float]:
             checkpoints[str(epoch)] = measure_attention(model, x_te, y_te, m_te)
         for s in SHAPES:
             examples[s]["trained"] = example_maps(model, s, ex_tokens[s], ex_on[s])
-            examples[s]["patches"] = np.round(ex_tokens[s].double().numpy(), 2).tolist()
+            examples[s]["patches"] = np.round(ex_tokens[s].numpy(), 2).tolist()
             examples[s]["on_shape_patches"] = [int(i) for i in np.flatnonzero(ex_on[s])]
         share = float(m_te.mean())
         params = sum(p.numel() for p in model.parameters())
@@ -174,15 +196,11 @@ def _mean(example: dict, state: str, key: str) -> float:
     return float(np.mean([h[key] for h in example[state]["heads"].values()]))
 
 
-def compute() -> dict:
-    result, examples, watch = train()
-    LAST_TRAINING["watch"] = watch
+def summary(result: dict, examples: dict) -> dict:
+    """One run's numbers, the keys the page states (and over_seeds spreads)."""
     ck = result["checkpoints"]
     first, last = ck["0"], ck[str(EPOCHS)]
     return {
-        "seed": SEED, "n_train": N_TRAIN, "n_test": N_TEST, "epochs": EPOCHS, "batch": BATCH, "lr": LR,
-        "d": D, "heads": HEADS, "head_dim": D // HEADS, "mlp": MLP, "params": result["params"],
-        "sizes": {"min": SIZES[0], "max": SIZES[1]}, "noise": NOISE, "shapes": list(SHAPES),
         "test_accuracy": last["accuracy"], "untrained_accuracy": first["accuracy"],
         "untrained_entropy_pct": first["entropy_pct"], "trained_entropy_pct": last["entropy_pct"],
         "patch_rows": {"untrained_entropy_pct": first["patch_entropy_pct"],
@@ -191,7 +209,6 @@ def compute() -> dict:
                      "patch_share": result["patch_share"],
                      "trained_over_share": last["on_shape"] / result["patch_share"]},
         "checkpoints": ck,
-        "examples": examples,
         "by_shape": {s: {"untrained_entropy_pct": _mean(e, "untrained", "entropy_pct"),
                          "trained_entropy_pct": _mean(e, "trained", "entropy_pct"),
                          "untrained_on_shape": _mean(e, "untrained", "on_shape"),
@@ -205,13 +222,41 @@ def compute() -> dict:
     }
 
 
+def compute() -> dict:
+    runs = dict(zip(SEEDS, map_seeds(train, SEEDS)))
+    LAST_TRAINING["watch"] = [w for _, _, w in runs.values()]
+    per_seed = [{"seed": seed, **summary(*runs[seed][:2])} for seed in SEEDS]
+    result, examples, _ = runs[SEED]
+    return {
+        "seed": SEED, "seeds": list(SEEDS), "n_seeds": len(SEEDS),
+        "n_train": N_TRAIN, "n_test": N_TEST, "epochs": EPOCHS, "batch": BATCH, "lr": LR,
+        "d": D, "heads": HEADS, "head_dim": D // HEADS, "mlp": MLP, "params": result["params"],
+        "sizes": {"min": SIZES[0], "max": SIZES[1]}, "noise": NOISE, "shapes": list(SHAPES),
+        **summary(result, examples),
+        "examples": examples,
+        "per_seed": per_seed,
+        "over_seeds": (spread := over_seeds([{k: v for k, v in r.items() if k != "seed"} for r in per_seed])),
+        "settled": {"epoch": (e := settled_epoch(spread["checkpoints"])), "share": SETTLED,
+                    **{k: spread["checkpoints"][str(e)][k] for k in ("accuracy", "entropy_pct")}},
+    }
+
+
+def settled_epoch(checkpoints: dict) -> int:
+    """The first epoch by which the mean class-token entropy has fallen SETTLED of its whole fall."""
+    mean = {int(e): c["entropy_pct"]["mean"] for e, c in checkpoints.items()}
+    start, end = mean[0], mean[EPOCHS]
+    return next(e for e in sorted(mean) if start - mean[e] >= SETTLED * (start - end))
+
+
 def measure() -> dict:
-    """Seconds spent in the training loop (the last compute() in this process, else a fresh run)."""
+    """Seconds spent in the training loop, per seed (mean over the seeds; the last compute() in this
+    process, else a fresh run). Seeds train side by side (scripts/common/training.py map_seeds)."""
     if "watch" not in LAST_TRAINING:
-        LAST_TRAINING["watch"] = train()[2]
+        compute()
     w = LAST_TRAINING["watch"]
-    return {"train_s": round(w.seconds, 1), "train_cpu_s": round(w.cpu_seconds, 1), "epochs": EPOCHS,
-            "n_train": N_TRAIN}
+    return {"train_s": round(sum(x.seconds for x in w) / len(w), 1),
+            "train_cpu_s": round(sum(x.cpu_seconds for x in w) / len(w), 1), "epochs": EPOCHS,
+            "n_train": N_TRAIN, "n_seeds": len(SEEDS)}
 
 
 if __name__ == "__main__":
