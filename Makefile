@@ -8,7 +8,7 @@ VEGA_BUNDLE := overrides/assets/vendor/vega/vega-course.min.js
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: site test data check-data timings serve bench assets browser build offline pdf clean
+.PHONY: site test data check-data reproduce timings serve bench assets browser build offline pdf clean
 
 ## site: everything a reader gets — data, offline copy, PDFs, then site/ linking to them
 site: data offline pdf
@@ -48,6 +48,10 @@ timings: $(VENV) $(VENDOR)
 
 check-data: $(VENV) $(VENDOR)
 	$(PY) -m scripts.run --check
+
+## reproduce: recompute generated/ from scratch under two other CPU kernel paths; the committed bytes or a failure
+reproduce: $(VENV) $(VENDOR)
+	$(PY) tools/reproduce.py
 
 ## build: site/ alone (quick preview; downloads linked only if made before)
 build: data
