@@ -348,9 +348,22 @@ def chart_files(chart: str, lang: str) -> Path:
 PROVENANCE = "\x00provenance\x00"
 
 
+def check_source(page, where: str) -> None:
+    """The page's references as its author wrote them, with the lines of its file: by the time this hook
+    runs, mkdocs has taken off the front matter and hooks/exercises.py has put each exercise's text in, so
+    lines counted in `markdown` are not the file's. page.markdown stays the source until every hook ran."""
+    source, raw = page.markdown, page.file.content_string
+    before = raw[:len(raw) - len(source)] if raw.endswith(source) else ""  # the front matter
+    try:
+        refparse.substitute(source, lambda kind, ref, arg: "", first_line=before.count("\n") + 1)
+    except refparse.RefError as err:
+        raise PluginError(f"{where}: {err}") from None
+
+
 def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
     lang = page_lang(config)
     where = f"docs/{lang}/{page.file.src_uri}" if not page.file.src_uri.startswith(lang + "/") else f"docs/{page.file.src_uri}"
+    check_source(page, where)
     used: dict[str, None] = {}  # experiments whose numbers the page shows, in order of first use
     figures: list[str] = []  # the page's charts in order: their numbers, for captions and {{ fig: }}
     tables: list[str] = []  # the page's tables in order (their names): their numbers, for captions and {{ tab: }}
@@ -409,8 +422,9 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
 
     try:
         out = refparse.substitute(markdown, resolve)
-    except refparse.RefError as err:
-        raise PluginError(f"{where}: {err}") from None
+    except refparse.RefError as err:  # the page's own text passed check_source: text a hook put in
+        raise PluginError(f"{where}: in an exercise's words (scripts/i18n/{lang}/exercises.yml, put in by "
+                          f"hooks/exercises.py): {err.problem}") from None
     if out.count(PROVENANCE) > 1:
         raise PluginError(f"{where}: {{{{ provenance }}}} appears twice; keep one, at the end of the page")
     if used and PROVENANCE not in out:

@@ -174,3 +174,37 @@ def test_a_noun_after_a_number_agrees_with_it_in_each_language(tmp_path):
         noun = numfmt.plural(value, forms[lang].split(","), lang)
         shown = numfmt.fmt(value, ",d", lang) + "</span></a>\u00a0" + noun
         assert shown in page.read_text(encoding="utf-8"), f"{lang}: {shown!r} not in the page"
+
+
+# ---- refusals found without a build: the hooks called directly (fast) ----------------------------
+
+def page_through_hooks(lang: str, name: str, source: str):
+    """Run a page's source through the hooks that read its Markdown, in the build's order (exercises,
+    home, refs), as mkdocs hands it to them: front matter taken off, page.markdown the source."""
+    from types import SimpleNamespace
+
+    from mkdocs.utils import meta
+
+    from hooks import exercises, home, refs
+    markdown, front = meta.get_data(source)
+    page = SimpleNamespace(file=SimpleNamespace(src_uri=f"{lang}/{name}.md", content_string=source),
+                           markdown=markdown, meta=dict(front), url=f"{name}/")
+    config = {"theme": {"language": lang}, "extra": {}, "plugins": {}}
+    for hook in (exercises, home, refs):
+        markdown = hook.on_page_markdown(markdown, page=page, config=config, files=None)
+    return markdown
+
+
+def test_a_reference_error_names_the_line_of_the_pages_file():
+    """Front matter and the exercises put in before it must not shift the line reported."""
+    from mkdocs.exceptions import PluginError
+
+    from scripts.common import course
+    lang, lesson = course.default_language().code, course.lessons()[0]
+    lines = (ROOT / "docs" / lang / f"{lesson}.md").read_text(encoding="utf-8").split("\n")
+    at = max(i for i, line in enumerate(lines) if line.startswith("{{ exercise:"))  # after every exercise but one
+    lines[at:at] = ["Text {{ v: sa_scaling/uniform | .3f and more", ""]
+    assert lines[0] == "---" and at > 100
+    with pytest.raises(PluginError) as err:
+        page_through_hooks(lang, lesson, "\n".join(lines))
+    assert f"docs/{lang}/{lesson}.md: line {at + 1}: unclosed reference" in str(err.value), str(err.value)
