@@ -58,12 +58,22 @@ def strings(lang: str) -> dict:
     return i18n.strings(lang)
 
 
+def data_file(name: str) -> str:
+    """A reference's file under generated/: 'sa_cost' -> 'data/sa_cost.json', 'timings:sa_cost' -> 'timings/sa_cost.json'."""
+    return f"timings/{name.split(':', 1)[1]}.json" if name.startswith("timings:") else f"data/{name}.json"
+
+
+def missing_data(name: str) -> str:
+    """What to do when a reference's file does not exist: `make data` computes data, `make timings` measures."""
+    if name.startswith("timings:"):
+        return (f"no generated/{data_file(name)}: run `make timings` (it runs measure() of "
+                f"scripts/experiments/{provenance.experiment_of(name)}.py on this machine)")
+    return f"no generated/{data_file(name)} (write scripts/experiments/{name}.py and run `make data`)"
+
+
 @lru_cache(maxsize=None)
 def dataset(name: str):
-    if name.startswith("timings:"):
-        path = GEN / "timings" / f"{name.split(':', 1)[1]}.json"
-    else:
-        path = GEN / "data" / f"{name}.json"
+    path = GEN / data_file(name)
     if not path.exists():
         return None
     return json.loads(path.read_text(encoding="utf-8"))
@@ -134,8 +144,7 @@ def lookup(ref: str, where: str):
     name, _, path = ref.partition("/")
     node = dataset(name)
     if node is None:
-        raise PluginError(f"{where}: unknown data {name!r} in {{{{ … {ref} }}}}: no generated/data/{name}.json "
-                          f"(write scripts/experiments/{name}.py and run `make data`)")
+        raise PluginError(f"{where}: unknown data {name!r} in {{{{ … {ref} }}}}: {missing_data(name)}")
     pos = 0
     while pos < len(path):
         m = PATH_PART.match(path, pos)
@@ -155,7 +164,7 @@ def lookup(ref: str, where: str):
         elif isinstance(node, dict) and part in node:
             node = node[part]
         else:
-            raise PluginError(f"{where}: unknown key {ref!r}: {part!r} is not in it (see generated/data/{name}.json)")
+            raise PluginError(f"{where}: unknown key {ref!r}: {part!r} is not in it (see generated/{data_file(name)})")
         for sel in re.findall(r"\[([^\[\]]*)\]", m["sels"]):
             node = _select(node, sel, ref, where)
     return node

@@ -208,3 +208,22 @@ def test_a_reference_error_names_the_line_of_the_pages_file():
     with pytest.raises(PluginError) as err:
         page_through_hooks(lang, lesson, "\n".join(lines))
     assert f"docs/{lang}/{lesson}.md: line {at + 1}: unclosed reference" in str(err.value), str(err.value)
+
+
+def test_a_missing_timings_file_names_its_path_and_make_timings(tmp_path, monkeypatch):
+    """`make data` does not measure timings again: the advice is `make timings`, the path generated/timings/."""
+    from mkdocs.exceptions import PluginError
+
+    from hooks import refs
+    name = sorted((ROOT / "generated/timings").glob("*.json"))[0].stem
+    shutil.copytree(ROOT / "generated", tmp_path / "generated", ignore=shutil.ignore_patterns("timings", ".lock"))
+    monkeypatch.setattr(refs, "GEN", tmp_path / "generated")
+    refs.dataset.cache_clear()
+    try:
+        with pytest.raises(PluginError) as err:
+            refs.lookup(f"timings:{name}/machine.measured", "docs/page.md")
+    finally:
+        refs.dataset.cache_clear()  # the next user reads the real generated/
+    message = str(err.value)
+    assert f"generated/timings/{name}.json" in message and "make timings" in message, message
+    assert "generated/data/timings" not in message and "make data" not in message, message
