@@ -180,16 +180,31 @@ def orphans() -> list[Path]:
     return sorted(p for p in GEN.rglob("*") if p.is_file() and p not in expected)
 
 
+# What the runner writes in the manifest: per experiment and per "<lang>/<chart>", the key its inputs gave
+# and the digest of each output. Checked when read, so a hand-edited or foreign file is refused, not half-used.
+_ENTRY = {"type": "object", "required": ["key", "outputs"],
+          "properties": {"key": {"type": "string"},
+                         "outputs": {"type": "object", "additionalProperties": {"type": "string"}}}}
+MANIFEST_SCHEMA = {"type": "object", "additionalProperties": False,
+                   "properties": {"experiments": {"type": "object", "additionalProperties": _ENTRY},
+                                  "charts": {"type": "object", "additionalProperties": _ENTRY}}}
+
+
 def read_manifest() -> dict:
     if not MANIFEST.exists():
         return {}
+    rel = MANIFEST.relative_to(ROOT)
     try:
         manifest = jsonio.read(MANIFEST)
     except (ValueError, UnicodeDecodeError) as err:
-        raise SystemExit(f"{MANIFEST.relative_to(ROOT)} is corrupt ({err}): run `make data FORCE=1` "
+        raise SystemExit(f"{rel} is corrupt ({err}): run `make data FORCE=1` "
                          "(python -m scripts.run --force), which recomputes everything and rewrites it") from None
-    if not isinstance(manifest, dict):
-        raise SystemExit(f"{MANIFEST.relative_to(ROOT)} is not a JSON object: run `make data FORCE=1`")
+    import jsonschema
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(MANIFEST_SCHEMA).iter_errors(manifest))
+    if error is not None:
+        where = ".".join(map(str, error.absolute_path)) or "the top"
+        raise SystemExit(f"{rel} is not a manifest this runner wrote (at {where}: {error.message}): run "
+                         "`make data FORCE=1` (python -m scripts.run --force), which recomputes everything and rewrites it")
     return manifest
 
 

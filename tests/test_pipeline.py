@@ -229,3 +229,20 @@ def test_system_font_of_the_same_name_that_measures_differently_stops(monkeypatc
     assert str(impostor) in str(err.value) and "DejaVu Sans" in str(err.value)
     monkeypatch.setattr(fonts, "system_copies", lambda family: [fonts.files("DejaVu Sans")[0]])
     fonts.check_no_shadowing("DejaVu Sans")  # the same widths: harmless
+
+
+@pytest.mark.parametrize("manifest", [[], {"experiments": []}, {"charts": {"uk/sa_cost": "x"}},
+                                      {"experiments": {"ca_step": {"key": 1, "outputs": {}}}}, {"other": {}}])
+def test_a_manifest_of_the_wrong_shape_is_refused_naming_itself_and_force(tmp_path, monkeypatch, manifest):
+    """Valid JSON that this runner did not write (hand-edited, another version's) is refused before use."""
+    import json
+
+    from scripts import run
+    path = tmp_path / "generated" / "manifest.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(manifest), encoding="utf-8")
+    monkeypatch.setattr(run, "ROOT", tmp_path)
+    monkeypatch.setattr(run, "MANIFEST", path)
+    with pytest.raises(SystemExit) as err:
+        run.read_manifest()
+    assert "generated/manifest.json" in str(err.value) and "make data FORCE=1" in str(err.value), err.value
