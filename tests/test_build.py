@@ -227,3 +227,34 @@ def test_a_missing_timings_file_names_its_path_and_make_timings(tmp_path, monkey
     message = str(err.value)
     assert f"generated/timings/{name}.json" in message and "make timings" in message, message
     assert "generated/data/timings" not in message and "make data" not in message, message
+
+
+def test_a_page_missing_in_a_language_is_named_with_what_to_do(tmp_path):
+    """mkdocs-static-i18n would publish the default language's page in its place, without a warning."""
+    from mkdocs.exceptions import PluginError
+
+    from hooks import chrome
+    from scripts.common import course
+    docs = tmp_path / "docs"
+    shutil.copytree(ROOT / "docs", docs)
+    chrome.check_pages(docs)  # the committed docs/ are whole
+    default, other = course.default_language().code, course.codes()[-1]
+    page = course.pages()[-1]
+    (docs / other / f"{page}.md").unlink()
+    (docs / other / "only-here.md").write_text("# x\n", encoding="utf-8")  # a page the others lack
+    with pytest.raises(PluginError) as err:
+        chrome.check_pages(docs)
+    message = str(err.value)
+    assert f"docs/{other}/{page}.md is missing: add it, translating docs/{default}/{page}.md" in message, message
+    assert f"docs/{default}/only-here.md is missing" in message, message
+
+
+def test_a_build_with_a_page_missing_in_a_language_fails_and_publishes_nothing_in_its_place(tmp_path):
+    from scripts.common import course
+    docs = tmp_path / "proj" / "docs"
+    shutil.copytree(ROOT / "docs", docs)
+    other, page = course.codes()[-1], course.pages()[-1]
+    (docs / other / f"{page}.md").unlink()
+    proc = build(docs, tmp_path / "site")
+    assert proc.returncode != 0 and f"docs/{other}/{page}.md is missing" in proc.stderr, proc.stderr[-2000:]
+    assert not (tmp_path / "site" / course.page_path(other, page)).exists()
