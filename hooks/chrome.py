@@ -9,6 +9,9 @@
   language names them in scripts/i18n/<lang>/site.yml `ui.landmarks`.
 - Punctuation right after inline code («`Conv1d`،»): the code box's padding reads as a space
   before the comma, most visibly in Persian; the mark gets a class that pulls it in (course.css).
+- Every page in every language: a page missing from one language's folder stops the build naming the file
+  to add. Without it, mkdocs-static-i18n publishes another language's text under that language's path and
+  in its nav and language switcher, silently, even under --strict.
 Runs after static-i18n has switched the config to the language being built (its on_config runs
 at priority -100).
 """
@@ -21,7 +24,23 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from scripts.common import course  # noqa: E402  (the languages and the nav's pages, declared once)
 from scripts.common.i18n import strings  # noqa: E402
+
+
+def check_pages(docs: Path) -> None:
+    """Each page of the nav, and each page any language's folder holds, exists in every language's folder."""
+    langs = course.codes()
+    pages = set(course.pages()) | {f.relative_to(docs / lang).with_suffix("").as_posix()
+                                   for lang in langs for f in (docs / lang).rglob("*.md")}
+    missing = [(lang, page) for page in sorted(pages) for lang in langs if not (docs / lang / f"{page}.md").is_file()]
+    if missing:
+        def one(lang: str, page: str) -> str:
+            there = [f"{docs.name}/{other}/{page}.md" for other in langs if (docs / other / f"{page}.md").is_file()]
+            return (f"{docs.name}/{lang}/{page}.md is missing: add it" +
+                    (f", translating {there[0]}" if there else f" (the nav of mkdocs.yml names {page}.md)"))
+        raise PluginError("every page must exist in every language (mkdocs-static-i18n would publish another "
+                          "language's text in its place): " + "; ".join(one(*m) for m in missing))
 
 
 @event_priority(-110)
@@ -49,6 +68,7 @@ def on_config(config, **kwargs):
         raise PluginError("mkdocs.yml: extra.source_url (the source repository the footer links to) is missing")
     config["copyright"] = (f'<span class="course-licence">{html.escape(foot["licence"])}</span> · '
                            f'<a class="course-source" href="{html.escape(url)}">{html.escape(foot["source"])}</a>')
+    check_pages(Path(config["docs_dir"]))
     return config
 
 

@@ -91,6 +91,18 @@ def choice_form(ex_id: str, item: dict, text: dict, ui: dict, where: str) -> str
                     f'<button type="submit" class="md-button">{html.escape(ui["check"])}</button></form>', static)
 
 
+def check_number(ex_id: str, item: dict, where: str) -> None:
+    """A typed answer is compared as a number in the page (exercises.js): an answer, tolerance or place count
+    written as text ("0.268") would publish an exercise that no input can answer."""
+    bad = [k for k in ("answer", "right", "close", "decimals")
+           if isinstance(item.get(k), bool) or not isinstance(item.get(k), (int, float))]
+    if bad:
+        raise PluginError(f"{where}: exercise {ex_id!r} asks for a number, but its {', '.join(bad)} "
+                          f"{'is' if len(bad) == 1 else 'are'} {', '.join(repr(item.get(k)) for k in bad)}: return "
+                          f"number(<a number>, decimals, close, …) from {ex_id}() in scripts/experiments/exercises.py "
+                          "(compute the value, do not type it as text), then run `make data`")
+
+
 def exercise_md(ex_id: str, n: int, data: dict, w: dict, lang: str, where: str) -> str:
     item, text, ui = data.get(ex_id), w["items"].get(ex_id), w["ui"]
     if item is None:
@@ -104,6 +116,7 @@ def exercise_md(ex_id: str, n: int, data: dict, w: dict, lang: str, where: str) 
     attrs = f'class="exercise" id="exercise-{ex_id}" data-kind="{kind}" data-number="{n}"'
     parts = [f'<p class="exercise-title"><strong>{html.escape(title)}</strong></p>', "", text["question"].strip(), ""]
     if kind == "number":
+        check_number(ex_id, item, where)
         attrs += (f' data-answer="{item["answer"]!r}" data-right="{item["right"]!r}" data-close="{item["close"]!r}"')
         parts += [precision_line(ex_id, item, ui), number_form(ex_id, ui)]
         answer = ref(ex_id, "answer", item["fmt"])

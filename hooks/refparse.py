@@ -19,7 +19,11 @@ OPEN = re.compile(r"(?<!\\)\{\{")
 
 
 class RefError(ValueError):
-    """A malformed reference; the message names the line."""
+    """A malformed reference; the message names the line (`line`, counted as substitute() was told)."""
+
+    def __init__(self, problem: str, line: int | None = None):
+        super().__init__(f"line {line}: {problem}" if line else problem)
+        self.problem, self.line = problem, line
 
 
 def _prose(line: str, lineno: int, resolve: Callable[[str, str, str], str]) -> str:
@@ -39,13 +43,13 @@ def _resolve_span(text: str, lineno: int, resolve) -> str:
     while (m := OPEN.search(text, pos)):
         close = text.find("}}", m.end())
         if close < 0:
-            raise RefError(f"line {lineno}: unclosed reference {text[m.start():m.start() + 60]!r}: "
-                           "close it with }} on the same line (a literal {{ is written \\{\\{)")
+            raise RefError(f"unclosed reference {text[m.start():m.start() + 60]!r}: "
+                           "close it with }} on the same line (a literal {{ is written \\{\\{)", lineno)
         body = text[m.end():close]
         form = FORM.fullmatch(body)
         if not form:
-            raise RefError(f"line {lineno}: malformed reference {{{{{body}}}}}: write "
-                           "{{ v: data/key | fmt }}, {{ table: … }}, {{ chart: … }}, {{ download: … }} or {{ provenance }}")
+            raise RefError(f"malformed reference {{{{{body}}}}}: write {{{{ v: data/key | fmt }}}}, "
+                           "{{ table: … }}, {{ chart: … }}, {{ download: … }} or {{ provenance }}", lineno)
         out.append(text[pos:m.start()])
         out.append(resolve(form["kind"], (form["ref"] or "").strip(), (form["arg"] or "").strip()))
         pos = close + 2
@@ -53,13 +57,14 @@ def _resolve_span(text: str, lineno: int, resolve) -> str:
     return "".join(out)
 
 
-def substitute(markdown: str, resolve: Callable[[str, str, str], str]) -> str:
-    """Markdown with every reference outside code replaced by resolve(kind, ref, arg)."""
+def substitute(markdown: str, resolve: Callable[[str, str, str], str], first_line: int = 1) -> str:
+    """Markdown with every reference outside code replaced by resolve(kind, ref, arg); `first_line` is the
+    line of the page's file that the markdown starts on (after its front matter), for messages."""
     lines = markdown.split("\n")
     out: list[str] = []
     fence: str | None = None
     prev_blank, in_list, in_indented = True, False, False
-    for n, line in enumerate(lines, 1):
+    for n, line in enumerate(lines, first_line):
         if fence is not None:  # inside a fenced block: only its closing fence ends it
             out.append(line)
             if line.strip().startswith(fence) and set(line.strip()) == {fence[0]} and len(line.strip()) >= len(fence):

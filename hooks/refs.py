@@ -58,12 +58,22 @@ def strings(lang: str) -> dict:
     return i18n.strings(lang)
 
 
+def data_file(name: str) -> str:
+    """A reference's file under generated/: 'sa_cost' -> 'data/sa_cost.json', 'timings:sa_cost' -> 'timings/sa_cost.json'."""
+    return f"timings/{name.split(':', 1)[1]}.json" if name.startswith("timings:") else f"data/{name}.json"
+
+
+def missing_data(name: str) -> str:
+    """What to do when a reference's file does not exist: `make data` computes data, `make timings` measures."""
+    if name.startswith("timings:"):
+        return (f"no generated/{data_file(name)}: run `make timings` (it runs measure() of "
+                f"scripts/experiments/{provenance.experiment_of(name)}.py on this machine)")
+    return f"no generated/{data_file(name)} (write scripts/experiments/{name}.py and run `make data`)"
+
+
 @lru_cache(maxsize=None)
 def dataset(name: str):
-    if name.startswith("timings:"):
-        path = GEN / "timings" / f"{name.split(':', 1)[1]}.json"
-    else:
-        path = GEN / "data" / f"{name}.json"
+    path = GEN / data_file(name)
     if not path.exists():
         return None
     return json.loads(path.read_text(encoding="utf-8"))
@@ -134,8 +144,7 @@ def lookup(ref: str, where: str):
     name, _, path = ref.partition("/")
     node = dataset(name)
     if node is None:
-        raise PluginError(f"{where}: unknown data {name!r} in {{{{ … {ref} }}}}: no generated/data/{name}.json "
-                          f"(write scripts/experiments/{name}.py and run `make data`)")
+        raise PluginError(f"{where}: unknown data {name!r} in {{{{ … {ref} }}}}: {missing_data(name)}")
     pos = 0
     while pos < len(path):
         m = PATH_PART.match(path, pos)
@@ -155,7 +164,7 @@ def lookup(ref: str, where: str):
         elif isinstance(node, dict) and part in node:
             node = node[part]
         else:
-            raise PluginError(f"{where}: unknown key {ref!r}: {part!r} is not in it (see generated/data/{name}.json)")
+            raise PluginError(f"{where}: unknown key {ref!r}: {part!r} is not in it (see generated/{data_file(name)})")
         for sel in re.findall(r"\[([^\[\]]*)\]", m["sels"]):
             node = _select(node, sel, ref, where)
     return node
@@ -358,9 +367,22 @@ def chart_files(chart: str, lang: str) -> Path:
 PROVENANCE = "\x00provenance\x00"
 
 
+def check_source(page, where: str) -> None:
+    """The page's references as its author wrote them, with the lines of its file: by the time this hook
+    runs, mkdocs has taken off the front matter and hooks/exercises.py has put each exercise's text in, so
+    lines counted in `markdown` are not the file's. page.markdown stays the source until every hook ran."""
+    source, raw = page.markdown, page.file.content_string
+    before = raw[:len(raw) - len(source)] if raw.endswith(source) else ""  # the front matter
+    try:
+        refparse.substitute(source, lambda kind, ref, arg: "", first_line=before.count("\n") + 1)
+    except refparse.RefError as err:
+        raise PluginError(f"{where}: {err}") from None
+
+
 def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
     lang = page_lang(config)
     where = f"docs/{lang}/{page.file.src_uri}" if not page.file.src_uri.startswith(lang + "/") else f"docs/{page.file.src_uri}"
+    check_source(page, where)
     used: dict[str, None] = {}  # experiments whose numbers the page shows, in order of first use
     figures: list[str] = []  # the page's charts in order: their numbers, for captions and {{ fig: }}
     tables: list[str] = []  # the page's tables in order (their names): their numbers, for captions and {{ tab: }}
@@ -419,8 +441,9 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
 
     try:
         out = refparse.substitute(markdown, resolve)
-    except refparse.RefError as err:
-        raise PluginError(f"{where}: {err}") from None
+    except refparse.RefError as err:  # the page's own text passed check_source: text a hook put in
+        raise PluginError(f"{where}: in an exercise's words (scripts/i18n/{lang}/exercises.yml, put in by "
+                          f"hooks/exercises.py): {err.problem}") from None
     if out.count(PROVENANCE) > 1:
         raise PluginError(f"{where}: {{{{ provenance }}}} appears twice; keep one, at the end of the page")
     if used and PROVENANCE not in out:

@@ -31,7 +31,7 @@ def names(folder: str) -> list[str]:
     return sorted(p.stem for p in (SCRIPTS / folder).glob("*.py") if not p.stem.startswith("_"))
 
 
-from scripts.common.i18n import languages, strings as i18n  # noqa: E402
+from scripts.common.i18n import Reading, languages, shared_schema, strings as i18n, strings_problems, tree  # noqa: E402
 
 
 def lib_versions() -> dict:
@@ -180,16 +180,31 @@ def orphans() -> list[Path]:
     return sorted(p for p in GEN.rglob("*") if p.is_file() and p not in expected)
 
 
+# What the runner writes in the manifest: per experiment and per "<lang>/<chart>", the key its inputs gave
+# and the digest of each output. Checked when read, so a hand-edited or foreign file is refused, not half-used.
+_ENTRY = {"type": "object", "required": ["key", "outputs"],
+          "properties": {"key": {"type": "string"},
+                         "outputs": {"type": "object", "additionalProperties": {"type": "string"}}}}
+MANIFEST_SCHEMA = {"type": "object", "additionalProperties": False,
+                   "properties": {"experiments": {"type": "object", "additionalProperties": _ENTRY},
+                                  "charts": {"type": "object", "additionalProperties": _ENTRY}}}
+
+
 def read_manifest() -> dict:
     if not MANIFEST.exists():
         return {}
+    rel = MANIFEST.relative_to(ROOT)
     try:
         manifest = jsonio.read(MANIFEST)
     except (ValueError, UnicodeDecodeError) as err:
-        raise SystemExit(f"{MANIFEST.relative_to(ROOT)} is corrupt ({err}): run `make data FORCE=1` "
+        raise SystemExit(f"{rel} is corrupt ({err}): run `make data FORCE=1` "
                          "(python -m scripts.run --force), which recomputes everything and rewrites it") from None
-    if not isinstance(manifest, dict):
-        raise SystemExit(f"{MANIFEST.relative_to(ROOT)} is not a JSON object: run `make data FORCE=1`")
+    import jsonschema
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(MANIFEST_SCHEMA).iter_errors(manifest))
+    if error is not None:
+        where = ".".join(map(str, error.absolute_path)) or "the top"
+        raise SystemExit(f"{rel} is not a manifest this runner wrote (at {where}: {error.message}): run "
+                         "`make data FORCE=1` (python -m scripts.run --force), which recomputes everything and rewrites it")
     return manifest
 
 
@@ -226,12 +241,55 @@ def plan_charts(manifest: dict, versions: dict) -> list:
             unknown = [d for d in deps if d not in known]
             if unknown:
                 raise SystemExit(f"scripts/charts/{chart}.py reads unknown experiment(s) {unknown}")
-            if chart not in strings.get("charts", {}):
-                raise SystemExit(f"scripts/i18n/{lang}/ has no charts.{chart}: add its strings")
             key = chart_key(chart, lang, deps, strings, versions, shared)
             if not fresh(manifest.get("charts", {}).get(f"{lang}/{chart}"), key):
                 charts.append((chart, lang, key))
     return charts
+
+
+# A chart's title and description are shown by its page (hooks/refs.py, hooks/home.py) and print_caption on
+# paper (tools/pdf.py), whatever its builder reads: every chart has them.
+PAGE_KEYS = ("title", "description", "print_caption")
+WRAPPED = ("(a string wrapped onto a next line that holds ': ' turns that line into a key: put the string back "
+           "on one line, quote it or fold it with >-)")
+
+
+def strings_schema(lang: str, trees: dict, reads: dict) -> dict:
+    """What the language's strings may hold, as a JSON Schema: the keys every language has and no other
+    (a key one language alone has is a wrapped line or a missing translation); under `charts`, one entry per
+    builder, each with PAGE_KEYS; and where its builder was run in this process (reads["<lang>/<chart>"]:
+    the keys it read), only the keys it read and PAGE_KEYS. Unread keys are refused even when every
+    language has them: nothing would show them."""
+    nodes = list(trees.values())
+    schema = shared_schema(nodes, "every language needs the same keys and not all have this one: add it to "
+                                  f"those that lack it, or remove it {WRAPPED}")
+    schema.setdefault("properties", {})
+    schema["required"] = ["charts"]
+    charts = {}
+    for chart in names("charts"):
+        node = shared_schema([n.get("charts", {}).get(chart, {}) for n in nodes], schema["x-unknown"])
+        node.update(required=list(PAGE_KEYS), **{"x-missing": "every chart's page and PDF show it: add it"})
+        if f"{lang}/{chart}" in reads:
+            read = sorted(set(reads[f"{lang}/{chart}"]) | set(PAGE_KEYS))
+            node["properties"] = {k: node.get("properties", {}).get(k, {}) for k in read}
+            node["x-unknown"] = (f"scripts/charts/{chart}.py does not read it, nor do the page and PDF "
+                                 f"({', '.join(PAGE_KEYS)}): remove it, or read it in the builder {WRAPPED}")
+        charts[chart] = node
+    schema["properties"]["charts"] = {
+        "type": "object", "properties": charts, "required": list(charts), "additionalProperties": False,
+        "x-unknown": "no scripts/charts/{key}.py draws such a chart: remove it, or write the builder",
+        "x-missing": "scripts/charts/{key}.py draws it: add its strings (" + ", ".join(PAGE_KEYS) + ", and what it reads)"}
+    return schema
+
+
+def check_strings(reads: dict) -> None:
+    """Refuse strings no code reads and strings code needs that are missing, naming file, key and what to do.
+    Run before anything is computed (reads empty), and again after the charts were drawn, with the keys each
+    builder read (the manifest is not written then, so `make check-data` still calls those charts stale)."""
+    trees = {lang: tree(lang) for lang in languages()}
+    problems = [p for lang in trees for p in strings_problems(lang, trees[lang], strings_schema(lang, trees, reads))]
+    if problems:
+        raise SystemExit("strings the site cannot show right (scripts/i18n/):\n  " + "\n  ".join(problems))
 
 
 def run_experiment(name: str) -> tuple[dict, object]:
@@ -247,9 +305,12 @@ def run_experiment(name: str) -> tuple[dict, object]:
     return {str(out.relative_to(ROOT)): jsonio.sha256(text)}, mod
 
 
-def run_chart(chart: str, lang: str) -> dict:
+def run_chart(chart: str, lang: str) -> tuple[dict, set]:
+    """The chart's files, and the keys of its strings the builder read (for check_strings)."""
     from scripts.charts._render import render
-    return render(chart, lang, i18n(lang))
+    strings = i18n(lang)
+    t = strings["charts"][chart] = Reading(strings["charts"][chart])
+    return render(chart, lang, strings), t.read
 
 
 def measure_timings(name: str, mod, folder: Path | None = None) -> None:
@@ -290,6 +351,7 @@ def main(argv=None) -> int:
 def _run(args) -> int:
     t_start = time.perf_counter()
     manifest = {} if args.force else read_manifest()  # FORCE recovers from a corrupt manifest
+    check_strings({})
     versions = lib_versions()
     exps = plan_experiments(manifest, versions)
     if args.check:
@@ -318,10 +380,14 @@ def _run(args) -> int:
     # Charts are planned after the data is written: a chart is redrawn only when the numbers it
     # reads (or its own inputs) changed, not when an experiment was merely recomputed.
     charts = plan_charts(manifest, versions)
+    reads = {}
     for chart, lang, key in charts:
         t0 = time.perf_counter()
-        manifest["charts"][f"{lang}/{chart}"] = {"key": key, "outputs": run_chart(chart, lang)}
+        outputs, reads[f"{lang}/{chart}"] = run_chart(chart, lang)
+        manifest["charts"][f"{lang}/{chart}"] = {"key": key, "outputs": outputs}
         print(f"  built    {lang}/{chart:<25} {time.perf_counter() - t0:6.2f} s")
+    if reads:  # a chart's strings changed or it was drawn anew: its builder says which keys it reads
+        check_strings(reads)
     # Forget entries whose module was deleted, so the manifest describes exactly what exists.
     manifest["experiments"] = {k: v for k, v in manifest["experiments"].items() if k in names("experiments")}
     manifest["charts"] = {k: v for k, v in manifest["charts"].items()

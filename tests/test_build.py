@@ -174,3 +174,87 @@ def test_a_noun_after_a_number_agrees_with_it_in_each_language(tmp_path):
         noun = numfmt.plural(value, forms[lang].split(","), lang)
         shown = numfmt.fmt(value, ",d", lang) + "</span></a>\u00a0" + noun
         assert shown in page.read_text(encoding="utf-8"), f"{lang}: {shown!r} not in the page"
+
+
+# ---- refusals found without a build: the hooks called directly (fast) ----------------------------
+
+def page_through_hooks(lang: str, name: str, source: str):
+    """Run a page's source through the hooks that read its Markdown, in the build's order (exercises,
+    home, refs), as mkdocs hands it to them: front matter taken off, page.markdown the source."""
+    from types import SimpleNamespace
+
+    from mkdocs.utils import meta
+
+    from hooks import exercises, home, refs
+    markdown, front = meta.get_data(source)
+    page = SimpleNamespace(file=SimpleNamespace(src_uri=f"{lang}/{name}.md", content_string=source),
+                           markdown=markdown, meta=dict(front), url=f"{name}/")
+    config = {"theme": {"language": lang}, "extra": {}, "plugins": {}}
+    for hook in (exercises, home, refs):
+        markdown = hook.on_page_markdown(markdown, page=page, config=config, files=None)
+    return markdown
+
+
+def test_a_reference_error_names_the_line_of_the_pages_file():
+    """Front matter and the exercises put in before it must not shift the line reported."""
+    from mkdocs.exceptions import PluginError
+
+    from scripts.common import course
+    lang, lesson = course.default_language().code, course.lessons()[0]
+    lines = (ROOT / "docs" / lang / f"{lesson}.md").read_text(encoding="utf-8").split("\n")
+    at = max(i for i, line in enumerate(lines) if line.startswith("{{ exercise:"))  # after every exercise but one
+    lines[at:at] = ["Text {{ v: sa_scaling/uniform | .3f and more", ""]
+    assert lines[0] == "---" and at > 100
+    with pytest.raises(PluginError) as err:
+        page_through_hooks(lang, lesson, "\n".join(lines))
+    assert f"docs/{lang}/{lesson}.md: line {at + 1}: unclosed reference" in str(err.value), str(err.value)
+
+
+def test_a_missing_timings_file_names_its_path_and_make_timings(tmp_path, monkeypatch):
+    """`make data` does not measure timings again: the advice is `make timings`, the path generated/timings/."""
+    from mkdocs.exceptions import PluginError
+
+    from hooks import refs
+    name = sorted((ROOT / "generated/timings").glob("*.json"))[0].stem
+    shutil.copytree(ROOT / "generated", tmp_path / "generated", ignore=shutil.ignore_patterns("timings", ".lock"))
+    monkeypatch.setattr(refs, "GEN", tmp_path / "generated")
+    refs.dataset.cache_clear()
+    try:
+        with pytest.raises(PluginError) as err:
+            refs.lookup(f"timings:{name}/machine.measured", "docs/page.md")
+    finally:
+        refs.dataset.cache_clear()  # the next user reads the real generated/
+    message = str(err.value)
+    assert f"generated/timings/{name}.json" in message and "make timings" in message, message
+    assert "generated/data/timings" not in message and "make data" not in message, message
+
+
+def test_a_page_missing_in_a_language_is_named_with_what_to_do(tmp_path):
+    """mkdocs-static-i18n would publish the default language's page in its place, without a warning."""
+    from mkdocs.exceptions import PluginError
+
+    from hooks import chrome
+    from scripts.common import course
+    docs = tmp_path / "docs"
+    shutil.copytree(ROOT / "docs", docs)
+    chrome.check_pages(docs)  # the committed docs/ are whole
+    default, other = course.default_language().code, course.codes()[-1]
+    page = course.pages()[-1]
+    (docs / other / f"{page}.md").unlink()
+    (docs / other / "only-here.md").write_text("# x\n", encoding="utf-8")  # a page the others lack
+    with pytest.raises(PluginError) as err:
+        chrome.check_pages(docs)
+    message = str(err.value)
+    assert f"docs/{other}/{page}.md is missing: add it, translating docs/{default}/{page}.md" in message, message
+    assert f"docs/{default}/only-here.md is missing" in message, message
+
+
+def test_a_build_with_a_page_missing_in_a_language_fails_and_publishes_nothing_in_its_place(tmp_path):
+    from scripts.common import course
+    docs = tmp_path / "proj" / "docs"
+    shutil.copytree(ROOT / "docs", docs)
+    other, page = course.codes()[-1], course.pages()[-1]
+    (docs / other / f"{page}.md").unlink()
+    proc = build(docs, tmp_path / "site")
+    assert proc.returncode != 0 and f"docs/{other}/{page}.md is missing" in proc.stderr, proc.stderr[-2000:]
+    assert not (tmp_path / "site" / course.page_path(other, page)).exists()

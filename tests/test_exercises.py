@@ -189,6 +189,23 @@ def test_unknown_exercise_fails_the_build_naming_page_and_id(tmp_path):
     assert "docs/fa/cross-attention.md" in proc.stderr and "no_such_exercise" in proc.stderr, proc.stderr[-2000:]
 
 
+@pytest.mark.parametrize("bad", ["0.268", None])
+def test_an_answer_that_is_not_a_number_fails_naming_the_exercise(bad):
+    """A numeric exercise whose answer is text (or missing) could never be answered in the page."""
+    from mkdocs.exceptions import PluginError
+
+    from hooks import exercises
+    ex_id = next(i for i, item in DATA.items() if item["kind"] == "number")
+    data = {**DATA, ex_id: {**DATA[ex_id], "answer": bad}}
+    lang = LANGS[0]
+    with pytest.raises(PluginError) as err:
+        exercises.exercise_md(ex_id, 1, data, exercises.words(lang), lang, f"docs/{lang}/page.md")
+    message = str(err.value)
+    assert f"docs/{lang}/page.md: exercise {ex_id!r}" in message and repr(bad) in message, message
+    assert "scripts/experiments/exercises.py" in message and "make data" in message, message
+    exercises.exercise_md(ex_id, 1, DATA, exercises.words(lang), lang, "docs/page.md")  # the committed one is fine
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_pdf_has_the_answers_appendix_with_the_same_numbers(site_dir, lang):
     from scripts.common import numfmt

@@ -3,6 +3,7 @@ bytes in a fresh process, whole files, errors that say where. Each test works in
 project in tmp_path (the worktree is never changed)."""
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import subprocess
@@ -111,7 +112,14 @@ def test_orphans_fail_the_check_and_a_run_removes_them(proj):
 
 
 def test_deleted_builder_leaves_nothing_behind(proj):
+    import yaml
     (proj / "scripts/charts/ca_masks.py").unlink()
+    proc = run(proj, "--check")  # its strings are left: nothing reads them
+    assert proc.returncode != 0 and "charts.ca_masks: no scripts/charts/ca_masks.py draws such a chart" in proc.stderr
+    for path in (proj / "scripts/i18n").glob("*/cross-attention.yml"):
+        strings = yaml.safe_load(path.read_text(encoding="utf-8"))
+        del strings["charts"]["ca_masks"]
+        path.write_text(yaml.safe_dump(strings, allow_unicode=True), encoding="utf-8")
     proc = run(proj, "--check")
     assert proc.returncode == 1 and "generated/charts/fa/ca_masks.svg" in proc.stdout, proc.stdout
     assert run(proj).returncode == 0
@@ -229,3 +237,84 @@ def test_system_font_of_the_same_name_that_measures_differently_stops(monkeypatc
     assert str(impostor) in str(err.value) and "DejaVu Sans" in str(err.value)
     monkeypatch.setattr(fonts, "system_copies", lambda family: [fonts.files("DejaVu Sans")[0]])
     fonts.check_no_shadowing("DejaVu Sans")  # the same widths: harmless
+
+
+@pytest.mark.parametrize("manifest", [[], {"experiments": []}, {"charts": {"uk/sa_cost": "x"}},
+                                      {"experiments": {"ca_step": {"key": 1, "outputs": {}}}}, {"other": {}}])
+def test_a_manifest_of_the_wrong_shape_is_refused_naming_itself_and_force(tmp_path, monkeypatch, manifest):
+    """Valid JSON that this runner did not write (hand-edited, another version's) is refused before use."""
+    import json
+
+    from scripts import run
+    path = tmp_path / "generated" / "manifest.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(manifest), encoding="utf-8")
+    monkeypatch.setattr(run, "ROOT", tmp_path)
+    monkeypatch.setattr(run, "MANIFEST", path)
+    with pytest.raises(SystemExit) as err:
+        run.read_manifest()
+    assert "generated/manifest.json" in str(err.value) and "make data FORCE=1" in str(err.value), err.value
+
+
+# ---- strings no code reads, and strings code needs: refused by a schema before anything is shown -------
+
+def test_a_chart_string_wrapped_onto_a_line_with_a_colon_is_refused(proj):
+    """YAML reads the wrapped line as a new key and the title is published cut («Один крок»)."""
+    edit(proj / "scripts/i18n/uk/cross-attention.yml", "    title: Один крок перехресної уваги\n",
+         "    title: Один крок\n    перехресної уваги: запит і ключі\n")
+    before = snapshot(proj / "generated")
+    proc = run(proj)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert "scripts/i18n/uk/cross-attention.yml: charts.ca_step_query.перехресної уваги:" in proc.stderr, proc.stderr
+    assert "wrapped" in proc.stderr and "add it to those that lack it, or remove it" in proc.stderr, proc.stderr
+    assert snapshot(proj / "generated") == before  # refused before anything was computed or drawn
+
+
+def copy_strings(tmp_path, monkeypatch) -> Path:
+    """scripts/i18n/ copied, and the strings module reading the copy."""
+    from scripts.common import i18n
+    dest = tmp_path / "scripts" / "i18n"
+    shutil.copytree(ROOT / "scripts/i18n", dest)
+    monkeypatch.setattr(i18n, "I18N", dest)
+    return dest
+
+
+def test_a_chart_string_its_builder_does_not_read_is_refused_in_every_language(tmp_path, monkeypatch):
+    """Every language may have the key: nothing shows it, so it is refused once the builder says what it reads."""
+    from scripts import run
+    from scripts.charts import _render
+    folder = copy_strings(tmp_path, monkeypatch)
+    for lang in run.languages():
+        edit(folder / lang / "cross-attention.yml", "  ca_masks:\n", "  ca_masks:\n    legend_old: nobody reads it\n")
+    run.check_strings({})  # the languages agree: only the builder can tell
+
+    def draw_only(chart, lang, strings):  # the builder and its table, nothing written
+        _render.spec_for(chart, lang, strings)
+        mod = importlib.import_module(f"scripts.charts.{chart}")
+        _render.table_for(mod, chart, _render.load_data(mod.DATA), strings["charts"][chart], lang)
+        return {}
+    monkeypatch.setattr(_render, "render", draw_only)
+    reads = {f"{lang}/ca_masks": run.run_chart("ca_masks", lang)[1] for lang in run.languages()}
+    assert {"title", "y", "count"} <= reads[f"{run.languages()[0]}/ca_masks"]
+    with pytest.raises(SystemExit) as err:
+        run.check_strings(reads)
+    for lang in run.languages():
+        assert (f"scripts/i18n/{lang}/cross-attention.yml: charts.ca_masks.legend_old: scripts/charts/ca_masks.py "
+                "does not read it") in str(err.value), err.value
+
+
+def test_a_string_every_page_shows_missing_in_every_language_is_refused(tmp_path, monkeypatch):
+    from scripts import run
+    folder = copy_strings(tmp_path, monkeypatch)
+    for lang in run.languages():
+        path = folder / lang / "cross-attention.yml"
+        lines = path.read_text(encoding="utf-8").split("\n")
+        start = lines.index("  ca_masks:") + 1
+        end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith("      "))
+        assert lines[start].startswith("    print_caption:")
+        path.write_text("\n".join(lines[:start] + lines[end:]), encoding="utf-8")
+    with pytest.raises(SystemExit) as err:
+        run.check_strings({})
+    for lang in run.languages():
+        assert (f"scripts/i18n/{lang}/cross-attention.yml: charts.ca_masks.print_caption is missing: every chart's "
+                "page and PDF show it: add it") in str(err.value), err.value

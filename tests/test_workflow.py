@@ -13,12 +13,16 @@ def test_actionlint_finds_no_problem():
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_pages_workflow_runs_make_site_and_deploys_site_dir():
+def test_pages_workflow_tests_what_it_builds_before_it_deploys_site_dir():
+    """`make test` builds the site (`make site`) and runs the whole suite on it: a failure publishes nothing."""
     wf = yaml.safe_load((ROOT / ".github/workflows/pages.yml").read_text(encoding="utf-8"))
     steps = wf["jobs"]["build"]["steps"]
-    assert any(s.get("run", "").strip() == "make site" for s in steps)
-    assert any(s.get("uses", "").startswith("actions/upload-pages-artifact") and s["with"]["path"] == "site" for s in steps)
-    assert any("SITE_URL" in (s.get("env") or {}) for s in steps), "site_url must follow the Pages project path"
+    runs = [s.get("run", "").strip() for s in steps]
+    upload = next(i for i, s in enumerate(steps) if s.get("uses", "").startswith("actions/upload-pages-artifact"))
+    assert steps[upload]["with"]["path"] == "site"
+    assert "make test" in runs[:upload], "the suite must pass before site/ is uploaded"
+    assert any("SITE_URL" in (s.get("env") or {}) for s in steps[:upload]), "site_url must follow the Pages project path"
+    assert wf["jobs"]["deploy"]["needs"] == "build"
 
 
 def test_site_links_are_relative_so_a_project_path_works(site_dir):

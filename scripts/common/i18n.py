@@ -96,3 +96,86 @@ def _merged(texts: tuple[tuple[Path, str], ...]) -> dict:
     for f, text in texts:
         _merge(out, load(f, text), str(f.relative_to(I18N.parent.parent)))
     return out
+
+
+class Reading(Strings):
+    """One dict of strings that remembers which of its keys code read (`read`): scripts/run.py hands a chart's
+    strings to its builder so, and refuses a key the builder never read (strings_problems)."""
+
+    def __init__(self, strings: Strings):
+        super().__init__(strings, strings.lang, strings.path)
+        self.read: set = set()
+
+    def __getitem__(self, key):
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __contains__(self, key):  # `if "subtitle" in t`: an optional key, read when present
+        self.read.add(key)
+        return super().__contains__(key)
+
+    def __iter__(self):  # a builder that walks its strings reads them all
+        self.read.update(super().keys())
+        return super().__iter__()
+
+    def items(self):
+        self.read.update(super().keys())
+        return super().items()
+
+    def values(self):
+        self.read.update(super().keys())
+        return super().values()
+
+
+def tree(lang: str) -> dict:
+    """A language's strings as plain data, without its `language:` block (metadata with optional keys,
+    checked by scripts/common/course.py)."""
+    import copy
+    files = sorted((I18N / lang).glob("*.yml"))
+    merged = _merged(tuple((f, f.read_text(encoding="utf-8")) for f in files))
+    return copy.deepcopy({k: v for k, v in merged.items() if k != "language"})
+
+
+def key_file(lang: str, path: list) -> str:
+    """The file of scripts/i18n/<lang>/ that defines a key path (['charts', 'sa_cost', 'title']), or the folder."""
+    for f in sorted((I18N / lang).glob("*.yml")):
+        node = load(f)
+        for part in path:
+            node = node.get(part) if isinstance(node, dict) else None
+        if node is not None:
+            return str(f.relative_to(I18N.parent.parent))
+    return f"scripts/i18n/{lang}/"
+
+
+def shared_schema(nodes: list, unknown: str) -> dict:
+    """A JSON Schema of what every one of `nodes` (one per language) holds: a mapping in all of them allows
+    only the keys all of them have. `unknown` (an "x-unknown" note, ignored by the validator) says why
+    another key is refused; strings_problems puts it in the message."""
+    if not all(isinstance(n, dict) for n in nodes):
+        return {}
+    keys = [k for k in nodes[0] if all(k in n for n in nodes)]
+    return {"type": "object", "properties": {k: shared_schema([n[k] for n in nodes], unknown) for k in keys},
+            "additionalProperties": False, "x-unknown": unknown}
+
+
+def strings_problems(lang: str, data: dict, schema: dict) -> list[str]:
+    """Every way a language's strings break the schema, each naming the file, the key and what to do."""
+    import jsonschema
+    out = []
+    for err in sorted(jsonschema.Draft202012Validator(schema).iter_errors(data), key=lambda e: list(e.absolute_path)):
+        path = list(err.absolute_path)
+        if err.validator == "additionalProperties":
+            for key in [k for k in err.instance if k not in err.schema.get("properties", {})]:
+                out.append(f"{key_file(lang, path + [key])}: {'.'.join(map(str, path + [key]))}: "
+                           + err.schema.get("x-unknown", "not expected: remove it").format(key=key))
+        elif err.validator == "required":
+            for key in [k for k in err.validator_value if k not in err.instance]:
+                out.append(f"{key_file(lang, path)}: {'.'.join(map(str, path + [key]))} is missing: "
+                           + err.schema.get("x-missing", "add it").format(key=key))
+        else:
+            out.append(f"{key_file(lang, path)}: {'.'.join(map(str, path)) or 'the top'}: {err.message}")
+    return out
