@@ -367,11 +367,13 @@ def chart_files(chart: str, lang: str) -> Path:
 PROVENANCE = "\x00provenance\x00"
 
 
-def check_source(page, where: str) -> None:
+def check_source(page, markdown: str, where: str) -> None:
     """The page's references as its author wrote them, with the lines of its file: by the time this hook
     runs, mkdocs has taken off the front matter and hooks/exercises.py has put each exercise's text in, so
-    lines counted in `markdown` are not the file's. page.markdown stays the source until every hook ran."""
-    source, raw = page.markdown, page.file.content_string
+    lines counted in `markdown` are not the file's. page.markdown stays the source until every hook ran
+    (a page made by hand, as unit tests do, may carry only the markdown it is given)."""
+    source = getattr(page, "markdown", None) or markdown
+    raw = getattr(page.file, "content_string", None) or source
     before = raw[:len(raw) - len(source)] if raw.endswith(source) else ""  # the front matter
     try:
         refparse.substitute(source, lambda kind, ref, arg: "", first_line=before.count("\n") + 1)
@@ -382,7 +384,7 @@ def check_source(page, where: str) -> None:
 def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
     lang = page_lang(config)
     where = f"docs/{lang}/{page.file.src_uri}" if not page.file.src_uri.startswith(lang + "/") else f"docs/{page.file.src_uri}"
-    check_source(page, where)
+    check_source(page, markdown, where)
     used: dict[str, None] = {}  # experiments whose numbers the page shows, in order of first use
     figures: list[str] = []  # the page's charts in order: their numbers, for captions and {{ fig: }}
     tables: list[str] = []  # the page's tables in order (their names): their numbers, for captions and {{ tab: }}
