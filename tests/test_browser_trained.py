@@ -77,7 +77,10 @@ def test_trained_maps_follow_shape_head_and_query(shared_page, lang):
             out[state] = h
         return out
 
-    first = check("ring", 1, 0)                              # the class token's row, head 1
+    head = first_head(sa)
+    checked = p.locator(f"#chart-{chart} input[name='head']:checked").get_attribute("value")
+    assert checked == head, "the picture opens on the head training focused most"
+    first = check("ring", int(head), 0)                      # the class token's row
     assert first["trained"] < first["untrained"] - 0.2, "training should sharpen the class token's row"
     p.locator(f"#chart-{chart} input[type=radio][name='shape'][value='cross']").check()
     p.locator(f"#chart-{chart} input[type=radio][name='head'][value='3']").check()
@@ -88,6 +91,12 @@ def test_trained_maps_follow_shape_head_and_query(shared_page, lang):
     patch = check("cross", 3, 25)
     assert min(patch.values()) > 0.9, "a patch row stays close to uniform before and after training"
     assert not p.errors, p.errors
+
+
+def first_head(sa) -> str:
+    """The head the picture opens on: training focused it most on the first shape (lowest class-row entropy)."""
+    heads = sa["examples"][sa["shapes"][0]]["trained"]["heads"]
+    return min(heads, key=lambda h: heads[h]["entropy_pct"])
 
 
 PIXELS = """(id) => [...document.querySelectorAll('#chart-' + id + ' svg.marks path, #chart-' + id + ' svg.marks rect')]
@@ -115,9 +124,10 @@ def test_trained_maps_load_a_shape_when_it_is_picked(browser, base_url, lang):
     p.locator(f"#chart-{chart} input[type=radio][name='shape'][value='{other}']").check()
     drawn_again(p, chart, other)
     loaded = sorted(u.rsplit("/", 1)[-1] for u in parts())   # the shape's picture, its rows for the head shown
-    assert loaded == sorted([f"{chart}.{other}.js", f"{chart}.{other}.1.js"]), loaded
+    head = first_head(sa)
+    assert loaded == sorted([f"{chart}.{other}.js", f"{chart}.{other}.{head}.js"]), loaded
     for state in ("untrained", "trained"):          # the weights drawn are the picked shape's
-        w, _ = expected_row(sa, other, state, 1, 0)
+        w, _ = expected_row(sa, other, state, int(head), 0)
         cells = sorted(items(p, chart, f"cells_{state}"), key=lambda c: c["datum"]["j"])
         assert np.allclose([c["datum"]["w"] for c in cells], w, atol=1e-9), (other, state)
     after = p.evaluate(PIXELS, chart)
@@ -142,15 +152,20 @@ def test_trained_maps_load_a_shape_when_it_is_picked(browser, base_url, lang):
 def test_training_progress_reads_the_hovered_epoch(shared_page, lang):
     chart, sa = "sa_training_progress", data("sa_trained")
     p = shared_page(lang, "self-attention")
+    """The readout gives the mean over seeds of the hovered epoch; the bands span the lowest to the highest seed."""
+    ck = sa["over_seeds"]["checkpoints"]
     last = str(sa["epochs"])
     text = items(p, chart, "readout")[0]["text"]
-    assert numfmt.fmt(sa["checkpoints"][last]["accuracy"], ".1%", lang) in text
+    assert numfmt.fmt(ck[last]["accuracy"]["mean"], ".1%", lang) in text
     assert numfmt.fmt(int(last), "d", lang) in text
     hover(p, chart, "points", "d.epoch === 2 && d.series === 'entropy_pct'")
     text = items(p, chart, "readout")[0]["text"]
-    two = sa["checkpoints"]["2"]
-    assert numfmt.fmt(two["accuracy"], ".1%", lang) in text, text
-    assert numfmt.fmt(two["entropy_pct"] / 100, ".1%", lang) in text, text
+    two = ck["2"]
+    assert numfmt.fmt(two["accuracy"]["mean"], ".1%", lang) in text, text
+    assert numfmt.fmt(two["entropy_pct"]["mean"] / 100, ".1%", lang) in text, text
+    points = [c["datum"] for c in items(p, chart, "points") if c["datum"]["epoch"] == 2]
+    acc = next(d for d in points if d["series"] == "accuracy")
+    assert (acc["low"], acc["high"]) == (two["accuracy"]["min"], two["accuracy"]["max"])
     assert not p.errors, p.errors
 
 

@@ -401,3 +401,16 @@ def test_on_shape_weight_against_each_shapes_share():
     over = sa["over_seeds"]["by_shape"]
     assert over["ring"]["trained_on_shape"]["min"] > over["cross"]["trained_on_shape"]["max"]
     assert over["ring"]["trained_over_share"]["max"] < over["cross"]["trained_over_share"]["min"]
+
+
+def test_untrained_heads_correlate_a_little_and_shorter_heads_pick_no_fewer_targets():
+    """«Кілька голів»: the heads' correlation is small, positive on average at d = 32, negative in some
+    draws; with shorter heads (d = 16) the distinct targets are, if anything, more on average."""
+    r = data("sa_heads")
+    rows = {(x["d"], x["heads"]): x for x in r["by_heads"]}
+    for h in (2, 4, 8):
+        corr = rows[(32, h)]["over_draws"]["corr"]
+        assert 0 < corr["mean"] < 0.2, (h, corr)
+    assert r["four_heads"]["over_draws"]["corr"]["min"] < 0
+    for h in (4, 8):
+        assert rows[(16, h)]["distinct_avg"] > rows[(32, h)]["distinct_avg"]

@@ -232,3 +232,39 @@ def test_chart_weights_round_like_the_text(ca):
             nxt = key[len("before_"):]
             i = next(j for j in range(len(s["target"]) - 1) if s["target"][j + 1] == nxt and s["gold"][j] is None)
             assert f"{s['matrix'][i][s['argmax'][i]]:.2f}" == f"{v['top_weight']:.2f}", (sid, key)
+
+
+def test_some_heads_focus_and_others_stay_near_uniform(sa):
+    """The page: after training part of the heads concentrate (the picture opens on the most focused one),
+    others stay near uniform; the pictured model's ring and cross values are quoted beside the means."""
+    ring = sa["examples"]["ring"]["trained"]["heads"]
+    entropies = sorted(h["entropy_pct"] for h in ring.values())
+    assert entropies[0] < 80 and entropies[-1] > 95
+
+
+def test_the_worst_translator_fails_most_on_the_long_sentences(ca):
+    """The page: most seeds translate every held-out sentence; the worst one fails most on «placing»."""
+    perfect = [r for r in ca["per_seed"] if r["translation_accuracy"] == 1.0]
+    assert len(perfect) > len(ca["per_seed"]) / 2
+    worst = min(ca["per_seed"], key=lambda r: r["translation_accuracy"])
+    kinds = worst["by_kind"]
+    assert min(kinds, key=lambda k: kinds[k]["translation_accuracy"]) == "placing"
+    assert kinds["placing"]["translation_accuracy"] == ca["over_seeds"]["by_kind"]["placing"]["translation_accuracy"]["min"]
+
+
+def test_which_object_kind_aligns_better_depends_on_the_seed(ca):
+    diff = [r["by_kind"]["transitive"]["alignment_accuracy"] - r["by_kind"]["placing"]["alignment_accuracy"]
+            for r in ca["per_seed"]]
+    assert max(diff) > 0 > min(diff)
+
+
+def test_the_article_follows_the_start_a_verb_or_a_preposition():
+    """The page: in this grammar «the» always stands first, after a verb or after a preposition, so the
+    previous word of the translation already tells where it goes."""
+    from scripts.experiments import ca_trained as m
+    verbs = set(m.V_INTR.values()) | set(m.V_TR.values()) | set(m.V_PUT.values())
+    preps = set(m.PREPS.values())
+    for _, _, tgt, _ in m.corpus():
+        for i, w in enumerate(tgt):
+            if w == "the":
+                assert i == 0 or tgt[i - 1] in verbs | preps, tgt

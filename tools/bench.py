@@ -33,7 +33,8 @@ from scripts.common import course  # noqa: E402
 PY = sys.executable
 PAGES = [(lang, page) for page in course.pages() for lang in course.codes()]
 TRAIN_S = 60   # seconds each build-time training may take on 2 cores
-BUDGET = {"data_force_s": 180, "data_unchanged_s": 5, "site_unchanged_s": 30, "first_view_kb": 250, "all_in_kb": 400,
+# data_force_s: 6 min on 2 cores, both trained models over their 5 seeds
+BUDGET = {"data_force_s": 360, "data_unchanged_s": 5, "site_unchanged_s": 30, "first_view_kb": 250, "all_in_kb": 400,
           "in_view_ms": 1000, "slider_p95_ms": 50, "lh_performance": 97, "lh_accessibility": 100}
 # drawn charts, without asking charts.js to draw the rest (ALL_CHARTS_RENDERED does): the reader's path
 DRAWN = "[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered === '1')"

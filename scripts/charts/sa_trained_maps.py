@@ -92,9 +92,12 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     shapes, n, hd = sa["shapes"], len(sa["examples"][sa["shapes"][0]]["patches"]), sa["head_dim"]
     grid, side = round(n ** 0.5), round(len(sa["examples"][shapes[0]]["patches"][0]) ** 0.5)
     heads = list(sa["examples"][shapes[0]]["trained"]["heads"])
+    # the picture first shows the head training focused most on the first shape (lowest class-row entropy):
+    # in a one-block model some heads stay near uniform, and paper keeps only the first picture
+    first = min(heads, key=lambda h: sa["examples"][shapes[0]]["trained"]["heads"][h]["entropy_pct"])
     shape = alt.param(name="shape", value=shapes[0], bind=alt.binding_radio(
         options=shapes, labels=[t["shapes"][s] for s in shapes], name=label(t["shape"])))
-    head = alt.param(name="head", value=int(heads[0]), bind=alt.binding_radio(
+    head = alt.param(name="head", value=int(first), bind=alt.binding_radio(
         options=[int(h) for h in heads], labels=[fmt(int(h), "d", lang) for h in heads], name=label(t["head"])))
     query = alt.param(name="query", value=0, bind=alt.binding_select(
         options=list(range(n + 1)), labels=[t["cls"]] + [t["patch"].format(j=fmt(j, "d", lang)) for j in range(n)],

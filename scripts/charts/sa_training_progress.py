@@ -5,7 +5,7 @@ Each line is the mean over the seeds sa_trained trains (over_seeds.checkpoints),
 the highest seed: how much of the curve is the seed."""
 import altair as alt
 
-from scripts.charts._kit import BREAK, TITLE_CHARS, align, anchor, bidi, bidi_lines, fit, js, num, rtl, two_lines
+from scripts.charts._kit import BREAK, SUBTITLE_CHARS, TITLE_CHARS, align, anchor, bidi, bidi_lines, fit, js, num, rtl, two_lines
 
 DATA = ["sa_trained"]
 SERIES = ("accuracy", "entropy_pct", "on_shape", "patch_entropy_pct")
@@ -43,9 +43,9 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                       legend=alt.Legend(orient="bottom", columns={"expr": "width < 480 ? 1 : 2"},
                                         labelExpr=f"width < 480 && {js(broken)}[datum.label] ? "
                                                   f"{js(broken)}[datum.label] : datum.label",
-                                        labelLimit=320, symbolType="stroke"))
+                                        labelLimit=320, symbolType="stroke", symbolOpacity=1, symbolStrokeWidth=2.5))
     band = base.mark_area(opacity=0.18).encode(x=x, y=alt.Y("low:Q", scale=alt.Scale(domain=[0, 1]), title=None),
-                                                y2="high:Q", color=alt.Color("name:N", scale=palette, legend=None))
+                                                y2="high:Q", color=color)   # the lines' legend, shared
     lines = base.mark_line(strokeWidth=2.5).encode(
         x=x, y=y, color=color, strokeDash=alt.condition("datum.series == 'patch_entropy_pct'",
                                                         alt.value([5, 3]), alt.value([1, 0])))
@@ -71,7 +71,10 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                .properties(name="readout"))
     return (band + lines + points + rule + readout).properties(
         width="container", height=240, padding={"top": 36, "left": 5, "right": 5, "bottom": 5},
-        title=alt.Title(bidi_lines(t["title"], TITLE_CHARS), anchor=anchor(t["title"]), offset=40),
+        title=alt.Title(bidi_lines(t["title"], TITLE_CHARS), anchor=anchor(t["title"]), offset=40,
+                        # what a line and a band are: a phone gets the subtitle in two lines
+                        subtitle=[bidi(x) for x in ([t["subtitle"]] if isinstance(two_lines(t["subtitle"], SUBTITLE_CHARS), str)
+                                                    else two_lines(t["subtitle"], SUBTITLE_CHARS))]),
         description=t["description"])
 
 

@@ -12,6 +12,8 @@ Keys returned:
   ring                   the ring's row (quoted in prose)
   ring_draws: {entropy_pct_min, entropy_pct_max, row_max_min, row_max_max}
                          the ring over 20 other weight draws (seeds 0 … 19)
+  ring_over_draws {mean_entropy, entropy_pct, mean_row_max, …: {mean, sd, min, max}}
+                         the same 20 draws, every statistic's spread (what the page leads with)
   controls: [{case, score_std, entropy_pct, mean_row_max, self_weight}]
                          why the rows are flat: the ring's scores q·k/√d built from the projections
                          of the same 20 draws, averaged over them, in five cases
@@ -32,7 +34,7 @@ import math
 
 from scripts.common.attention import LN49, embed_tokens, entropy_rows, single_thread, softmax_rows
 from scripts.common.shapes import shape_tokens
-from scripts.common.training import float64
+from scripts.common.training import float64, over_seeds
 
 D = 32
 SEED = 11
@@ -112,6 +114,7 @@ def compute() -> dict:
             "row_max_min": min(r["mean_row_max"] for r in draws),
             "row_max_max": max(r["mean_row_max"] for r in draws),
         },
+        "ring_over_draws": over_seeds(draws),
         "controls": control_rows,
         "source_claims": [
             {"claim": "mean row entropy (of ln 49 = 3.892)", "source_value": 3.863,
