@@ -71,10 +71,17 @@ def test_search_finds_the_page_language_only(shared_page, lang, word, other):
     p = opened(shared_page, lang, "index")
     errors = p.errors
     box = p.locator(".md-search__input")
+    links = "document.querySelectorAll('.md-search-result__link').length"
     for query in (word, other):
+        # from an empty list, then until results come: the index loads when search opens, and a fixed wait
+        # missed it on a busy machine (CI: 0 results for «توجه»)
+        box.fill("")
+        box.press("End")
+        p.wait_for_function(f"() => {links} === 0", timeout=10000)
         box.fill(query)
         box.press("End")
-        p.wait_for_timeout(600)
+        p.wait_for_function(f"() => {links} >= {3 if query == word else 1}", timeout=20000)
+        p.wait_for_timeout(300)      # the list is written in one go; let it finish
         hrefs = p.locator(".md-search-result__link").evaluate_all("links => links.map(a => a.href)")
         if query == word:
             assert len(hrefs) >= 3, f"{lang}: {query!r} should be found on several pages"
