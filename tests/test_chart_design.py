@@ -115,3 +115,51 @@ def test_fixed_mark_colours_keep_3_to_1_on_both_schemes():
         for bg in BACKGROUNDS:
             a, b = lum(colour), lum(bg)
             assert (max(a, b) + 0.05) / (min(a, b) + 0.05) >= 3, f"{name} {colour} on {bg}"
+
+
+# A canvas-drawn chart's text as the canvas paints it: it has no CSS, so "currentColor" (and no fill)
+# comes out black (Vega's canvas renderer), whatever the page's palette.
+CANVAS_TEXT = """() => {
+  const out = [], probe = document.createElement('span');
+  document.body.appendChild(probe);
+  const rgb = c => { probe.style.color = ''; probe.style.color = c; return getComputedStyle(probe).color; };
+  const page = getComputedStyle(document.body).backgroundColor;
+  for (const [el, res] of window.courseCharts.views) {
+    if (!el.querySelector('canvas.marks')) continue;
+    const walk = node => {
+      if (node.marktype === 'text') for (const it of node.items) {
+        const text = [].concat(it.text ?? '').join(' ').trim();
+        if (!text || it.opacity === 0 || it.fillOpacity === 0) continue;
+        out.push({chart: el.dataset.chart, text: text.slice(0, 40), page: page,
+                  fill: !it.fill || it.fill === 'currentColor' ? 'rgb(0, 0, 0)' : rgb(it.fill)});
+      }
+      for (const it of node.items || []) if (it.items) it.items.forEach(walk);
+    };
+    walk(res.view.scenegraph().root);
+  }
+  probe.remove();
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_canvas_chart_text_is_painted_in_the_page_colours(loaded, lang, scheme):
+    """Issue 25 (high): on a desktop the patch-attention chart is drawn on a canvas, and its readout lines,
+    written in the page's text colour ("currentColor"), came out black on the dark page. Every canvas text
+    keeps 4.5:1 against the page (the canvas charts' texts sit on the page, not on cells)."""
+    import re
+
+    def colour(s):
+        parts = [float(x) for x in re.findall(r"[\d.]+", s)]
+        return parts[:3], (parts[3] if len(parts) > 3 else 1)
+
+    texts = [t for page in LESSONS for t in loaded(lang, page, scheme).evaluate(CANVAS_TEXT)]
+    assert texts, f"{lang}: no chart drawn on a canvas (the test would prove nothing)"
+    low = []
+    for t in texts:
+        (fg, alpha), (bg, _) = colour(t["fill"]), colour(t["page"])
+        seen = [c * alpha + b * (1 - alpha) for c, b in zip(fg, bg)]
+        if contrast(seen, bg) < 4.5:
+            low.append((t["chart"], t["text"], t["fill"]))
+    assert not low, f"{lang} ({scheme}): canvas text below 4.5:1 on the page: {low[:8]}"

@@ -151,6 +151,14 @@
     return wanted && !window.matchMedia("print").matches ? wanted : "svg";
   }
 
+  // A canvas has no CSS: "currentColor" (the page's text colour in an SVG, scripts/charts/_render.py
+  // follow_page_colours) would be painted black, unreadable on the dark page. A canvas chart gets the
+  // colour itself, read when it is drawn (a palette switch draws it again).
+  function painted(spec) {
+    var fg = JSON.stringify(cssVar("--md-default-fg-color", "#000"));
+    return JSON.parse(JSON.stringify(spec).split('"currentColor"').join(fg));
+  }
+
   // Vega measures chart text as it lays the chart out: the chart's font must be loaded by then. A page
   // loads a font only for text it lays out, and a chart may be drawn while its part of the lesson is still
   // skipped (content-visibility, hooks/render_on_view.py), so its font is asked for here.
@@ -176,7 +184,7 @@
     if (old) old.finalize();
     el.dataset.rendered = "";
     var embed = function (renderer) {
-      return vegaEmbed(el, spec, {
+      return vegaEmbed(el, renderer === "canvas" ? painted(spec) : spec, {
         renderer: renderer,
         mode: "vega",
         config: themeConfig(opts),
