@@ -66,6 +66,12 @@ class Stopwatch:
             self.cpu_seconds += time.process_time() - c0
 
 
+def seconds_per_seed(watches: list[Stopwatch]) -> dict:
+    """The training loops' mean wall-clock and CPU seconds over the seeds' stopwatches (for measure())."""
+    return {"train_s": round(sum(w.seconds for w in watches) / len(watches), 1),
+            "train_cpu_s": round(sum(w.cpu_seconds for w in watches) / len(watches), 1)}
+
+
 def over_seeds(results: list[dict]) -> dict:
     """The spread of every number the runs share, key by key: {mean, sd, min, max} for a number,
     {count, of} for a yes/no (how many runs said yes). Lists and strings are left out (they belong

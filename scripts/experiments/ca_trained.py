@@ -60,7 +60,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from scripts.common.training import Stopwatch, deterministic, map_seeds, over_seeds
+from scripts.common.training import Stopwatch, deterministic, map_seeds, over_seeds, seconds_per_seed
 
 SEED = 17                      # the corpus split, and the model the pictures show
 SEEDS = (17, 18, 19, 20, 21)   # every trained number is reported over these (mean, range)
@@ -306,11 +306,10 @@ def compute() -> dict:
     LAST_TRAINING["watch"] = [w for _, w in runs.values()]
     result, _ = runs[SEED]
     per_seed = [{"seed": seed, **summary(runs[seed][0])} for seed in SEEDS]
-    s = result["sentences"]
     return {"seed": SEED, "seeds": list(SEEDS), "n_seeds": len(SEEDS),
             "d": D, "ffn": FFN, "self_heads": SELF_HEADS, "epochs": EPOCHS, "batch": BATCH,
             "lr": LR, "held_out_share": HELD_OUT, **result,
-            "probes_correct": {k: s[k]["correct"] for k in probes()},
+            "probes_correct": per_seed[SEEDS.index(SEED)]["probes_correct"],
             "per_seed": per_seed,
             "over_seeds": over_seeds([{k: v for k, v in r.items() if k != "seed"} for r in per_seed])}
 
@@ -320,9 +319,7 @@ def measure() -> dict:
     process, else a fresh run). Seeds train side by side (scripts/common/training.py map_seeds)."""
     if "watch" not in LAST_TRAINING:
         compute()
-    w = LAST_TRAINING["watch"]
-    return {"train_s": round(sum(x.seconds for x in w) / len(w), 1),
-            "train_cpu_s": round(sum(x.cpu_seconds for x in w) / len(w), 1), "epochs": EPOCHS,
+    return {**seconds_per_seed(LAST_TRAINING["watch"]), "epochs": EPOCHS,
             "n_seeds": len(SEEDS)}
 
 

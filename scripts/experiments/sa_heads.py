@@ -123,16 +123,17 @@ def compute() -> dict:
                 weights = [head_weights(x, h, s) for s in range(N_SEEDS)]
                 many = [head_stats(w) for w in weights]
                 half, from_freq = argmax_spread([w.argmax(axis=2) for w in weights], h)
-                dist_many = [m[0] for m in many]
+                spread = over_seeds([{"distinct": m[0], "corr": m[1]} for m in many])
+                # the table's flat columns are the spread's own numbers (a table reads one level of keys)
                 row = {"d": x.shape[-1], "heads": h, "head_dim": x.shape[-1] // h,
                        "distinct_targets": distinct, "mean_corr": corr,
-                       "distinct_avg": float(np.mean(dist_many)),
-                       "distinct_min": float(np.min(dist_many)),
-                       "distinct_max": float(np.max(dist_many)),
-                       "corr_avg": None if h == 1 else float(np.mean([m[1] for m in many])),
+                       "distinct_avg": spread["distinct"]["mean"],
+                       "distinct_min": spread["distinct"]["min"],
+                       "distinct_max": spread["distinct"]["max"],
+                       "corr_avg": spread["corr"]["mean"] if "corr" in spread else None,
                        "distinct_chance": chance_distinct(x.shape[0], h),
                        "argmax_half_patches": half, "distinct_from_freq": from_freq,
-                       "over_draws": over_seeds([{"distinct": m[0], "corr": m[1]} for m in many])}
+                       "over_draws": spread}
                 by_heads.append(row)
 
         qs, ks = zip(*(q_k(x32, h) for h in HEAD_COUNTS))

@@ -58,7 +58,7 @@ from torch import nn
 from scripts.common.attention import LN49, entropy_rows
 from scripts.common.shapes import GRID, N_PATCHES, PATCH, SIZE, draw, make_shape, patches, standardize
 from scripts.common.shapes import SEEDS as SEEDS_OF_SHAPES
-from scripts.common.training import Stopwatch, deterministic, map_seeds, over_seeds
+from scripts.common.training import Stopwatch, deterministic, map_seeds, over_seeds, seconds_per_seed
 
 SEED = 13                   # the images, and the model the pictures show
 SEEDS = (13, 14, 15, 16, 17)   # every trained number is reported over these (mean, range)
@@ -253,9 +253,7 @@ def measure() -> dict:
     process, else a fresh run). Seeds train side by side (scripts/common/training.py map_seeds)."""
     if "watch" not in LAST_TRAINING:
         compute()
-    w = LAST_TRAINING["watch"]
-    return {"train_s": round(sum(x.seconds for x in w) / len(w), 1),
-            "train_cpu_s": round(sum(x.cpu_seconds for x in w) / len(w), 1), "epochs": EPOCHS,
+    return {**seconds_per_seed(LAST_TRAINING["watch"]), "epochs": EPOCHS,
             "n_train": N_TRAIN, "n_seeds": len(SEEDS)}
 
 
