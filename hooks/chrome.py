@@ -31,14 +31,14 @@ from scripts.common.i18n import strings  # noqa: E402
 def check_pages(docs: Path) -> None:
     """Each page of the nav, and each page any language's folder holds, exists in every language's folder."""
     langs = course.codes()
-    pages = set(course.pages()) | {f.relative_to(docs / lang).with_suffix("").as_posix()
-                                   for lang in langs for f in (docs / lang).rglob("*.md")}
-    missing = [(lang, page) for page in sorted(pages) for lang in langs if not (docs / lang / f"{page}.md").is_file()]
+    pages = {course.page_file(p) for p in course.pages()} | {f.relative_to(docs / lang).as_posix()
+                                                             for lang in langs for f in (docs / lang).rglob("*.md")}
+    missing = [(lang, page) for page in sorted(pages) for lang in langs if not (docs / lang / page).is_file()]
     if missing:
         def one(lang: str, page: str) -> str:
-            there = [f"{docs.name}/{other}/{page}.md" for other in langs if (docs / other / f"{page}.md").is_file()]
-            return (f"{docs.name}/{lang}/{page}.md is missing: add it" +
-                    (f", translating {there[0]}" if there else f" (the nav of mkdocs.yml names {page}.md)"))
+            there = [f"{docs.name}/{other}/{page}" for other in langs if (docs / other / page).is_file()]
+            return (f"{docs.name}/{lang}/{page} is missing: add it" +
+                    (f", translating {there[0]}" if there else f" (the nav of mkdocs.yml names {page})"))
         raise PluginError("every page must exist in every language (mkdocs-static-i18n would publish another "
                           "language's text in its place): " + "; ".join(one(*m) for m in missing))
 

@@ -32,8 +32,11 @@ from scripts.common.i18n import strings  # noqa: E402
 
 SLOT = '<div class="lesson-cards" data-lessons-slot></div>'
 OWN_LINE = re.compile(r"^\{\{\s*lessons\s*\}\}[ \t]*$", re.M)
-# lesson pages seen in this build: (language, lesson) -> what its card shows
+# lessons (chapters) seen in this build: (language, lesson) -> what its overview gives its card
 _SEEN: dict[tuple[str, str], dict] = {}
+# every page of a chapter seen in this build: (language, page) -> what it adds to its chapter's card
+_PAGES: dict[tuple[str, str], dict] = {}
+PROVENANCE_ENTRY = re.compile(r'class="provenance-entry"[^>]*\bid="(src-[\w-]+)"|\bid="(src-[\w-]+)"[^>]*class="provenance-entry"')
 
 
 def _where(page, lang: str) -> str:
@@ -42,10 +45,9 @@ def _where(page, lang: str) -> str:
 
 
 def _lesson(page, lang: str) -> str | None:
-    stem = page.file.src_uri[:-3] if page.file.src_uri.endswith(".md") else None
-    if stem and stem.startswith(lang + "/"):
-        stem = stem[len(lang) + 1:]
-    return stem if stem in course.lessons() else None
+    """The lesson (chapter) whose overview this page is, or None."""
+    name = course.page_of(page.file.src_uri, lang)
+    return name if name in course.lessons() else None
 
 
 def reading_wpm(lang: str) -> float:
@@ -121,25 +123,41 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
 @event_priority(-900)  # after hooks/refs.py made the figures and provenance, before print_pages marks the content
 def on_page_content(content: str, page, config, **kwargs) -> str:
     lang = config["theme"]["language"]
+    name = course.page_of(page.file.src_uri, lang)
+    if name is None or course.chapter_of(name) is None:
+        return content
+    where = _where(page, lang)
+    figures = list(page.meta.get("figures") or [])
+    _PAGES[(lang, name)] = {"url": page.url, "figures": figures, "words": words(content),
+                            "experiments": {a or b for a, b in PROVENANCE_ENTRY.findall(content)},
+                            "provenance": 'id="provenance"' in content}
     lesson = _lesson(page, lang)
     if lesson is None:
         return content
-    where = _where(page, lang)
     promise = page.meta.get("promise")
     if not isinstance(promise, str) or not promise.strip():
         raise PluginError(f"{where}: the front matter needs `promise:` (one line: what the lesson gives the "
                           "reader), shown on the home page's card")
-    figures = list(page.meta.get("figures") or [])
-    preview = page.meta.get("preview") or (figures[0] if figures else None)
-    if preview is not None and preview not in figures:
-        raise PluginError(f"{where}: front matter `preview: {preview}` names no chart of this page; its charts "
-                          f"are {figures or 'none'}")
-    _SEEN[(lang, lesson)] = {
-        "title": page.title, "url": page.url, "promise": " ".join(promise.split()), "preview": preview,
-        "figures": len(figures), "words": words(content),
-        "experiments": content.count('class="provenance-entry"'),
-    }
+    _SEEN[(lang, lesson)] = {"title": page.title, "url": page.url, "promise": " ".join(promise.split()),
+                             "preview": page.meta.get("preview"), "where": where}
     return content
+
+
+def chapter_card(lang: str, lesson: str) -> dict:
+    """What a lesson's card shows, over its overview and every section: words, figures, experiments (each
+    counted once), the preview (front matter `preview:`, or the chapter's first chart) and where its
+    provenance starts (the first of its pages that has one)."""
+    seen = dict(_SEEN[(lang, lesson)])
+    parts = [_PAGES[(lang, p)] for p in (lesson, *course.sections(lesson))]
+    figures = [f for part in parts for f in part["figures"]]
+    preview = seen["preview"] or (figures[0] if figures else None)
+    if preview is not None and preview not in figures:
+        raise PluginError(f"{seen['where']}: front matter `preview: {preview}` names no chart of this chapter; its "
+                          f"charts are {figures or 'none'}")
+    sources = next((part["url"] for part in parts if part["provenance"]), seen["url"])
+    seen.update(preview=preview, figures=len(figures), words=sum(part["words"] for part in parts),
+                experiments=len(set().union(*(part["experiments"] for part in parts))), sources=sources)
+    return seen
 
 
 def _svg_size(path: Path) -> tuple[str, str]:
@@ -166,7 +184,7 @@ def card(i: int, lesson: str, seen: dict, lang: str, page) -> str:
         src = html.escape(get_relative_url(f"assets/charts/{lang}/{chart}.svg", page.url))
         preview = (f'<div class="lesson-card__preview"><img src="{src}" width="{w}" height="{h}" loading="lazy" '
                    f'alt="{html.escape(ui["preview"].format(title=title))}"></div>')
-    sources = html.escape(get_relative_url(seen["url"], page.url) + "#provenance")
+    sources = html.escape(get_relative_url(seen.get("sources", seen["url"]), page.url) + "#provenance")
     facts = [f'<li class="lesson-card__time">{html.escape(ui["reading"].format(minutes=n(minutes)))}</li>',
              f'<li class="lesson-card__figures">{html.escape(ui["figures"].format(n=n(seen["figures"])))}</li>',
              f'<li class="lesson-card__sources"><a href="{sources}">'
@@ -184,11 +202,12 @@ def on_page_context(context, page, config, nav, **kwargs):
     if SLOT not in (page.content or ""):
         return context
     lang = config["theme"]["language"]
-    missing = [lesson for lesson in course.lessons() if (lang, lesson) not in _SEEN]
+    missing = [p for p in course.lesson_pages() if (lang, p) not in _PAGES or
+               (p in course.lessons() and (lang, p) not in _SEEN)]
     if missing:
-        raise PluginError(f"{_where(page, lang)}: {{{{ lessons }}}}: lessons {missing} were not built in {lang}: "
-                          f"add docs/{lang}/<lesson>.md for each")
-    cards = "".join(card(i, lesson, _SEEN[(lang, lesson)], lang, page)
+        raise PluginError(f"{_where(page, lang)}: {{{{ lessons }}}}: lesson pages {missing} were not built in {lang}: "
+                          f"add docs/{lang}/{course.page_file(missing[0])} (and each other one)")
+    cards = "".join(card(i, lesson, chapter_card(lang, lesson), lang, page)
                     for i, lesson in enumerate(course.lessons(), 1))
     page.content = page.content.replace(SLOT, f'<div class="lesson-cards">{cards}</div>')
     return context

@@ -1,7 +1,7 @@
 """Each lesson page as the printed notes need it, saved from mkdocs' own page objects during the build.
 
 tools/pdf.py assembles one print page per language from these files instead of parsing Material's HTML:
-    <PRINT_PAGES>/<site key>/<lang>/<lesson>.json = {"title", "toc", "content", "shell"}
+    <PRINT_PAGES>/<site key>/<lang>/<page>.json (each chapter page: overview, sections) = {"title", "toc", "content", "shell"}
 `content` is the article exactly as the reader gets it (after every hook, math rendered by hooks/katex.py
 on post_page); `toc` is the page's own table of contents; `shell` is the whole page with the article
 replaced by SHELL_SLOT (the print page takes its head, styles and scripts from it).
@@ -37,10 +37,14 @@ def folder_for(site_dir) -> Path:
 
 
 def _lesson(page, lang: str) -> str | None:
-    stem = page.file.src_uri[:-3] if page.file.src_uri.endswith(".md") else None
-    if stem and stem.startswith(lang + "/"):
-        stem = stem[len(lang) + 1:]
-    return stem if stem in course.lessons() else None
+    """The chapter page (overview or section) this is, or None."""
+    name = course.page_of(page.file.src_uri, lang)
+    return name if name and course.chapter_of(name) else None
+
+
+def saved_name(page: str) -> str:
+    """The file a chapter page is saved to: 'self-attention/formula' → 'self-attention--formula'."""
+    return page.replace("/", "--")
 
 
 def _toc(items) -> list[dict]:
@@ -65,7 +69,7 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
                            "(a template or hook dropped or copied page.content): fix that template or hook")
     before, rest = output.split(_START, 1)
     article, after = rest.split(_END, 1)
-    target = folder_for(config["site_dir"]) / lang / f"{lesson}.json"
+    target = folder_for(config["site_dir"]) / lang / f"{saved_name(lesson)}.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     data = {"title": page.title, "toc": _toc(page.toc), "content": article, "shell": before + SHELL_SLOT + after}
     tmp = target.with_suffix(".tmp")

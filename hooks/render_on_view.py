@@ -119,10 +119,8 @@ def wrap(content: str, first_screen: int = FIRST_SCREEN_CHARS) -> str:
 
 
 def _lesson(page, lang: str) -> bool:
-    stem = page.file.src_uri[:-3] if page.file.src_uri.endswith(".md") else ""
-    if stem.startswith(lang + "/"):
-        stem = stem[len(lang) + 1:]
-    return stem in course.lessons()
+    name = course.page_of(page.file.src_uri, lang)
+    return bool(name and course.chapter_of(name))
 
 
 @event_priority(-950)  # after every step that writes the content, before hooks/print_pages.py marks it (-1000)

@@ -5,7 +5,7 @@
 Skipped when their inputs' content hash (the offline copy they print, the sources, chromium, the system fonts,
 today's date) and the PDFs are as the last run left them (tools/step_cache.py).
 Each PDF: a designed cover (title, a course figure, the date in the language's calendar and digits),
-contents with page numbers, the lessons in order (course.lessons()), the exercises' answers, page numbers
+contents with page numbers, the chapters in order (course.lessons()), each overview followed by its sections, the exercises' answers, page numbers
 in the language's digits (CSS page margin boxes), charts as vector SVG in their initial state with
 captions that say what that state shows (`print_caption` beside each chart's strings).
 The lessons come from the files hooks/print_pages.py saves during the offline build (mkdocs' own page
@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 from browser import ALL_CHARTS_RENDERED, launch  # noqa: E402
 from offline_copy import DOWNLOADS, OUT, not_ours, outputs as offline_outputs, record  # noqa: E402
 import step_cache  # noqa: E402
-from hooks.print_pages import SHELL_SLOT, folder_for  # noqa: E402
+from hooks.print_pages import SHELL_SLOT, folder_for, saved_name  # noqa: E402
 from scripts.common import course, numfmt  # noqa: E402
 from scripts.common.i18n import strings  # noqa: E402
 from scripts.common import dates  # noqa: E402
@@ -43,15 +43,17 @@ PASSES = 4  # printings at most until the contents' page numbers settle (two suf
 
 
 def folder(lang: str) -> Path:
-    """The language's folder in the offline copy (the print page sits beside its lessons, so links resolve)."""
-    return OUT / course.language(lang).prefix
+    """Where the print page is written in the offline copy: beside the first chapter page, whose head (the shell)
+    it takes as it is; every chapter page sits as deep, so their asset links resolve from there too."""
+    return (OUT / course.offline_path(lang, course.lesson_pages()[0])).parent
 
 
 def lesson_pages(lang: str) -> list[dict]:
-    """Each lesson's saved page (hooks/print_pages.py), in course order, with `name` added."""
+    """Each chapter page's saved page (hooks/print_pages.py), in course order (an overview, then its
+    sections), with `name` (the page) added."""
     out = []
-    for name in course.lessons():
-        saved = folder_for(OUT) / lang / f"{name}.json"
+    for name in course.lesson_pages():
+        saved = folder_for(OUT) / lang / f"{saved_name(name)}.json"
         if not saved.exists():
             raise SystemExit(f"{saved.relative_to(ROOT)} is missing: run tools/offline_copy.py (make site does); "
                              "hooks/print_pages.py must be listed in mkdocs.yml hooks")
@@ -86,23 +88,57 @@ def isolate(text: str) -> str:
 
 
 def lesson_body(page: dict, lang: str) -> str:
-    """The lesson's content with ids prefixed by its name (two lessons may share a heading id)."""
+    """The page's content with ids prefixed by its name (two pages may share a heading id); a link to a
+    chapter page becomes a link into the print page, any other relative link is read from the print page."""
     name = page["name"]
+    key = saved_name(name)
     body = print_captions(page["content"], lang, f"{lang}/{name}")
     body = re.sub(r'<a class="headerlink"[^>]*>.*?</a>', "", body)
-    body = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{name}--{m.group(1)}"', body)
-    body = re.sub(r'href="#([^"]+)"', lambda m: f'href="#{name}--{m.group(1)}"', body)
-    return f'<section class="print-lesson">{body}</section>'
+    body = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{key}--{m.group(1)}"', body)
+    body = re.sub(r'href="#([^"]+)"', lambda m: f'href="#{key}--{m.group(1)}"', body)
+    return f'<section class="print-lesson">{rebase(body, name, lang)}</section>'
+
+
+def rebase(body: str, name: str, lang: str) -> str:
+    import posixpath
+    here = posixpath.dirname(course.offline_path(lang, name))
+    there = posixpath.relpath(str(folder(lang).relative_to(OUT)).replace(os.sep, "/") or ".", ".")
+    printed = {course.offline_path(lang, p): p for p in course.lesson_pages()}
+
+    def one(m: re.Match) -> str:
+        attr, url = m.group(1), m.group(2)
+        if re.match(r"[a-z][\w+.-]*:|#|/", url):
+            return m.group(0)
+        path, _, frag = url.partition("#")
+        target = posixpath.normpath(posixpath.join(here, path)) if path else None
+        if target in printed:
+            first = next(iter(saved_toc_id(lang, printed[target])), "")
+            return f'{attr}="#{saved_name(printed[target])}--{frag or first}"'
+        if target is None:
+            return m.group(0)
+        return f'{attr}="{posixpath.relpath(target, there)}{"#" + frag if frag else ""}"'
+    return re.sub(r'\b(href|src)="([^"]*)"', one, body)
+
+
+def saved_toc_id(lang: str, name: str) -> list[str]:
+    saved = json.loads((folder_for(OUT) / lang / f"{saved_name(name)}.json").read_text(encoding="utf-8"))
+    return [h["id"] for h in saved["toc"]]
 
 
 def contents_entries(pages: list[dict]) -> list[dict]:
-    """Lessons, then their sections: [{"anchor", "title", "children": [...]}] from each page's own toc."""
+    """Chapters, then their parts in print order: the overview's own sections, then each section page (its
+    heading): [{"anchor", "title", "children": [...]}] from each page's own toc."""
     out = []
     for page in pages:
-        for h1 in page["toc"]:
-            out.append({"anchor": f'{page["name"]}--{h1["id"]}', "title": h1["title"],
-                        "children": [{"anchor": f'{page["name"]}--{h2["id"]}', "title": h2["title"], "children": []}
-                                     for h2 in h1["children"]]})
+        key = saved_name(page["name"])
+        if page["name"] in course.lessons():
+            for h1 in page["toc"]:
+                out.append({"anchor": f'{key}--{h1["id"]}', "title": h1["title"],
+                            "children": [{"anchor": f'{key}--{h2["id"]}', "title": h2["title"], "children": []}
+                                         for h2 in h1["children"]]})
+        else:
+            for h1 in page["toc"]:
+                out[-1]["children"].append({"anchor": f'{key}--{h1["id"]}', "title": h1["title"], "children": []})
     return out
 
 

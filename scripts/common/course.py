@@ -3,7 +3,10 @@
 Declared once, read everywhere (scripts, hooks, tools, tests; charts.js through data the page carries):
 - languages: the i18n plugin's `languages` in mkdocs.yml (order, default, name), each with one metadata
   block in `scripts/i18n/<code>/language.yml` (direction, fonts, numerals, separators, calendar);
-- lessons: the pages of the nav whose front matter says `lesson: true`, in nav order.
+- lessons (chapters): the pages of the nav whose front matter says `lesson: true`, in nav order. A chapter is a
+  folder: its overview `<chapter>/index.md` (the front matter) and its section pages `<chapter>/<section>.md`,
+  listed under it in the nav (a nav section). `pages()` names every page by its URL path without language:
+  'index', 'self-attention' (the overview), 'self-attention/formula' (a section), 'glossary'.
 No other module names a language code or a lesson slug.
 """
 from __future__ import annotations
@@ -141,19 +144,83 @@ def _nav_files(nav) -> list[str]:
     return out
 
 
+def page_name(src: str) -> str:
+    """A page's name from its file under docs/<lang>/: 'self-attention/index.md' → 'self-attention',
+    'self-attention/formula.md' → 'self-attention/formula', 'index.md' → 'index'."""
+    stem = src[:-3] if src.endswith(".md") else src
+    return stem[:-len("/index")] if stem.endswith("/index") else stem
+
+
+def page_of(src_uri: str, lang: str) -> str | None:
+    """The page a built file is (its src_uri 'uk/self-attention/formula.md', or without the language
+    folder), or None when the nav does not list it."""
+    if src_uri.startswith(lang + "/"):
+        src_uri = src_uri[len(lang) + 1:]
+    name = page_name(src_uri) if src_uri.endswith(".md") else None
+    return name if name in pages() else None
+
+
+@lru_cache(maxsize=None)
+def _files(root: Path = ROOT) -> dict[str, str]:
+    """page name -> its file under docs/<lang>/, in nav order."""
+    files = [f for f in _nav_files(mkdocs_config(root / "mkdocs.yml").get("nav")) if f.endswith(".md")]
+    return {page_name(f): f for f in files}
+
+
 @lru_cache(maxsize=None)
 def pages(root: Path = ROOT) -> tuple[str, ...]:
-    """Every page of the nav, without its language: ('index', 'self-attention', …)."""
-    return tuple(f[:-3] for f in _nav_files(mkdocs_config(root / "mkdocs.yml").get("nav")) if f.endswith(".md"))
+    """Every page of the nav, without its language, in nav order: ('index', 'self-attention',
+    'self-attention/receptive-field', …, 'glossary')."""
+    return tuple(_files(root))
+
+
+def page_file(page: str, root: Path = ROOT) -> str:
+    """The page's file under docs/<lang>/: 'self-attention/index.md', 'self-attention/formula.md', 'glossary.md'."""
+    return _files(root)[page]
+
+
+def source(lang: str, page: str, root: Path = ROOT) -> Path:
+    """The page's Markdown source in one language."""
+    return root / "docs" / lang / page_file(page, root)
 
 
 @lru_cache(maxsize=None)
 def lessons(root: Path = ROOT) -> tuple[str, ...]:
-    """The lesson pages in nav order: those whose front matter (default language) says `lesson: true`."""
-    docs = root / "docs" / default_language(root).code
-    return tuple(p for p in pages(root) if _front_matter(docs / f"{p}.md").get("lesson"))
+    """The chapters (lessons) in nav order: the pages whose front matter (default language) says `lesson: true`,
+    each the overview of its chapter."""
+    lang = default_language(root).code
+    return tuple(p for p in pages(root) if _front_matter(source(lang, p, root)).get("lesson"))
+
+
+@lru_cache(maxsize=None)
+def sections(chapter: str, root: Path = ROOT) -> tuple[str, ...]:
+    """A chapter's section pages in nav order (its overview not included): the pages in its folder."""
+    if chapter not in lessons(root):
+        raise KeyError(f"{chapter!r} is not a chapter (a page with front matter `lesson: true`)")
+    if not page_file(chapter, root).endswith("/index.md"):
+        return ()
+    return tuple(p for p in pages(root) if p.startswith(chapter + "/"))
+
+
+def chapter_of(page: str, root: Path = ROOT) -> str | None:
+    """The chapter a page belongs to (its overview or one of its sections), or None."""
+    for chapter in lessons(root):
+        if page == chapter or page in sections(chapter, root):
+            return chapter
+    return None
+
+
+def lesson_pages(root: Path = ROOT) -> tuple[str, ...]:
+    """Every page of every chapter, in reading order: each overview, then its sections."""
+    return tuple(p for c in lessons(root) for p in (c, *sections(c, root)))
 
 
 def page_path(lang: str, page: str, root: Path = ROOT) -> str:
     """A page's URL path under the site root: '', 'fa/', 'self-attention/', 'fa/self-attention/'."""
     return language(lang, root).prefix + ("" if page == "index" else f"{page}/")
+
+
+def offline_path(lang: str, page: str, root: Path = ROOT) -> str:
+    """The page's file in the offline copy (no directory URLs): 'index.html', 'fa/self-attention/index.html',
+    'self-attention/formula.html'."""
+    return language(lang, root).prefix + page_file(page, root)[:-3] + ".html"

@@ -1,0 +1,164 @@
+"""Chapters: a lesson is a folder, its overview (`<chapter>/index.md`, front matter `lesson: true`) and its
+section pages, one idea each (scripts/common/course.py reads them from the nav).
+
+- the nav: each chapter's nav section takes its overview's heading as its title, in each language (nothing typed
+  in mkdocs.yml); Material's `navigation.indexes` makes the overview the section's own page, and
+  `navigation.footer` gives every page its previous/next links in reading order;
+- `{{ sections }}` (own line, on an overview) → the chapter's sections: title, reading time (its words over the
+  language's `reading_wpm`, as on the home page's cards) and the headings each one holds;
+- old addresses: the lesson used to be one page, so `<chapter>/#<heading>` was a link. The overview carries a
+  map, computed here from the sections as built (every id that one section alone holds: headings, exercises,
+  figures), and a small script that sends such an address on to `<section>/#<heading>` (location.replace:
+  the old address leaves no step in the history), served and from disk alike.
+Every chapter page is a lesson page for the other hooks (page.meta["lesson"], page.meta["chapter"]).
+"""
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.structure.nav import Section
+from mkdocs.structure.pages import Page
+from mkdocs.utils import get_relative_url
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from scripts.common import course, numfmt  # noqa: E402
+from scripts.common.i18n import strings  # noqa: E402
+
+SLOT = '<div class="chapter-sections" data-sections-slot></div>'
+OWN_LINE = re.compile(r"^\{\{\s*sections\s*\}\}[ \t]*$", re.M)
+H1 = re.compile(r"^# (.+?)(?:\s*\{[^}]*\})?\s*$", re.M)
+ID = re.compile(r'<(?:h[1-6]|div|figure|section|table)\b[^>]*\bid="([^"]+)"')
+# (language, page) -> {"title", "url", "words", "ids", "headings"} of each chapter page built so far
+_SEEN: dict[tuple[str, str], dict] = {}
+
+
+def _page(page, lang: str) -> str | None:
+    return course.page_of(page.file.src_uri, lang)
+
+
+def heading(path: Path) -> str:
+    m = H1.search(path.read_text(encoding="utf-8"))
+    if not m:
+        raise PluginError(f"{path.relative_to(ROOT)}: a chapter's overview needs its heading (# Title {{ #id }})")
+    return m.group(1).strip()
+
+
+def on_nav(nav, config, files, **kwargs):
+    """Each chapter's nav section is titled by its overview's heading in the page's language."""
+    lang = config["theme"]["language"]
+    for item in nav.items:
+        if isinstance(item, Section) and item.children and isinstance(item.children[0], Page):
+            first = item.children[0]
+            if course.page_of(first.file.src_uri, lang) in course.lessons():
+                item.title = heading(Path(first.file.abs_src_path))
+    return nav
+
+
+@event_priority(100)  # before hooks/exercises.py and hooks/refs.py read the page
+def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
+    lang = config["theme"]["language"]
+    name = _page(page, lang)
+    chapter = course.chapter_of(name) if name else None
+    if chapter is None:
+        if OWN_LINE.search(markdown):
+            raise PluginError(f"docs/{page.file.src_uri}: {{{{ sections }}}} belongs on a chapter's overview")
+        return markdown
+    page.meta["lesson"] = True
+    page.meta["chapter"] = chapter
+    if name == chapter:
+        if not OWN_LINE.search(markdown) and course.sections(chapter):
+            raise PluginError(f"docs/{page.file.src_uri}: the overview lists its sections with a "
+                              "{{ sections }} line (after the introduction)")
+        return OWN_LINE.sub(SLOT, markdown)
+    return markdown
+
+
+def _toc(items) -> list[tuple[int, str, str]]:
+    out = []
+    for i in items:
+        out += [(i.level, i.id, i.title)] + _toc(i.children)
+    return out
+
+
+@event_priority(-900)  # after hooks/refs.py and hooks/exercises.py wrote the content
+def on_page_content(content: str, page, config, **kwargs) -> str:
+    from hooks.home import words
+    lang = config["theme"]["language"]
+    name = _page(page, lang)
+    if name is None or course.chapter_of(name) is None:
+        return content
+    _SEEN[(lang, name)] = {"title": page.title, "url": page.url, "words": words(content),
+                           "ids": set(ID.findall(content)), "headings": _toc(page.toc)}
+    return content
+
+
+def _seen(lang: str, name: str, where: str) -> dict:
+    if (lang, name) not in _SEEN:
+        raise PluginError(f"{where}: the section {name} was not built in {lang}: add docs/{lang}/{course.page_file(name)}")
+    return _SEEN[(lang, name)]
+
+
+def sections_html(chapter: str, lang: str, page, where: str) -> str:
+    ui = strings(lang)["ui"]
+    wpm = _wpm(lang)
+    items = []
+    for name in course.sections(chapter):
+        s = _seen(lang, name, where)
+        href = html.escape(get_relative_url(s["url"], page.url))
+        minutes = numfmt.fmt(max(1, math.ceil(s["words"] / wpm)), "d", lang)
+        topics = [t for level, i, t in s["headings"] if level == 2 and i != "provenance"]
+        topic = f'<span class="chapter-section__topics">{" · ".join(topics)}</span>' if topics else ""
+        items.append(f'<li class="chapter-section"><a class="chapter-section__title" href="{href}">{s["title"]}</a> '
+                     f'<span class="chapter-section__time">{html.escape(ui["home"]["reading"].format(minutes=minutes))}'
+                     f'</span>{topic}</li>')
+    return f'<ol class="chapter-sections">{"".join(items)}</ol>'
+
+
+def _wpm(lang: str) -> float:
+    from hooks.home import reading_wpm
+    return reading_wpm(lang)
+
+
+def old_anchors(chapter: str, lang: str, page, where: str) -> dict[str, str]:
+    """id -> the address of the section holding it, relative to the overview: every id one section alone holds
+    and the overview does not."""
+    here = _seen(lang, chapter, where)["ids"]
+    holders: dict[str, list[str]] = {}
+    for name in course.sections(chapter):
+        for i in _seen(lang, name, where)["ids"]:
+            holders.setdefault(i, []).append(name)
+    return {i: get_relative_url(_SEEN[(lang, names[0])]["url"], page.url)
+            for i, names in sorted(holders.items()) if len(names) == 1 and i not in here}
+
+
+REDIRECT = ("<script>(function(){{var m={map};function go(){{var h=location.hash,i;try{{i=decodeURIComponent("
+            "h.slice(1))}}catch(e){{return}}if(Object.prototype.hasOwnProperty.call(m,i))location.replace(m[i]+h)}}"
+            "go();addEventListener('hashchange',go)}})()</script>")
+
+
+@event_priority(100)  # before the search plugin indexes the page
+def on_page_context(context, page, config, nav, **kwargs):
+    if SLOT not in (page.content or ""):
+        return context
+    lang = config["theme"]["language"]
+    chapter = _page(page, lang)
+    page.content = page.content.replace(SLOT, sections_html(chapter, lang, page, f"docs/{page.file.src_uri}"))
+    page.meta["old_anchors"] = old_anchors(chapter, lang, page, f"docs/{page.file.src_uri}")
+    return context
+
+
+def on_post_page(output: str, page, config, **kwargs) -> str:
+    anchors = page.meta.get("old_anchors")
+    if not anchors:
+        return output
+    script = REDIRECT.format(map=json.dumps(anchors, ensure_ascii=True, separators=(",", ":")))
+    head = re.search(r"<head[^>]*>", output)
+    return output[:head.end()] + script + output[head.end():]
