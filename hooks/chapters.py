@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
+from mkdocs.plugins import CombinedEvent, event_priority
 from mkdocs.structure.nav import Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
@@ -63,7 +63,7 @@ def on_nav(nav, config, files, **kwargs):
 
 
 @event_priority(100)  # before hooks/exercises.py and hooks/refs.py read the page
-def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
+def _chapter_markdown(markdown: str, page, config, files, **kwargs) -> str:
     lang = config["theme"]["language"]
     name = _page(page, lang)
     chapter = course.chapter_of(name) if name else None
@@ -162,3 +162,44 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
     script = REDIRECT.format(map=json.dumps(anchors, ensure_ascii=True, separators=(",", ":")))
     head = re.search(r"<head[^>]*>", output)
     return output[:head.end()] + script + output[head.end():]
+
+
+HEADING_ID = re.compile(r"^#{1,6} .*?\{ #([\w-]+) \}\s*$", re.M)
+SAME_PAGE_LINK = re.compile(r"\]\(#([\w-]+)\)")
+
+
+def _holders(lang: str, chapter: str) -> dict[str, str]:
+    """heading id -> the chapter page whose source holds it (the sources, as written)."""
+    out = {}
+    for name in (chapter, *course.sections(chapter)):
+        for i in HEADING_ID.findall(course.source(lang, name).read_text(encoding="utf-8")):
+            out.setdefault(i, name)
+    return out
+
+
+@event_priority(-100)  # after hooks/exercises.py put its questions and solutions (strings) into the page
+def _links_markdown(markdown: str, page, config, files, **kwargs) -> str:
+    """A link to `#heading` written for the one-page lesson (an exercise's solution names «section X») points
+    at the chapter page that holds that heading, when it is not this one."""
+    lang = config["theme"]["language"]
+    name = course.page_of(page.file.src_uri, lang)
+    chapter = course.chapter_of(name) if name else None
+    if chapter is None:
+        return markdown
+    holders = _holders(lang, chapter)
+    here = posix_dir(course.page_file(name))
+
+    def one(m: re.Match) -> str:
+        target = holders.get(m.group(1))
+        if target is None or target == name:
+            return m.group(0)
+        import posixpath
+        return f"]({posixpath.relpath(course.page_file(target), here or '.')}#{m.group(1)})"
+    return SAME_PAGE_LINK.sub(one, markdown)
+
+
+def posix_dir(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else ""
+
+
+on_page_markdown = CombinedEvent(_chapter_markdown, _links_markdown)

@@ -148,7 +148,7 @@ def chapter_card(lang: str, lesson: str) -> dict:
     counted once), the preview (front matter `preview:`, or the chapter's first chart) and where its
     provenance starts (the first of its pages that has one)."""
     seen = dict(_SEEN[(lang, lesson)])
-    parts = [_PAGES[(lang, p)] for p in (lesson, *course.sections(lesson))]
+    parts = [_PAGES[(lang, p)] for p in (lesson, *course.sections(lesson)) if (lang, p) in _PAGES]
     figures = [f for part in parts for f in part["figures"]]
     preview = seen["preview"] or (figures[0] if figures else None)
     if preview is not None and preview not in figures:

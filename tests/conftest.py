@@ -22,7 +22,7 @@ LESSONS = course.lessons()
 
 
 def pages() -> list[str]:
-    """Page paths without language, e.g. 'index', 'self-attention'."""
+    """Page paths without language, e.g. 'index', 'self-attention' (a chapter's overview), 'self-attention/formula'."""
     return sorted(course.pages())
 
 
@@ -36,9 +36,9 @@ SCROLL_NEAR = ("e => new Promise(r => { e.scrollIntoView({block: 'center'}); "
 def page_with_chart(chart: str) -> str:
     """The page (without language) whose default-language source shows `{{ chart: <chart> }}`, so a test of
     one chart follows it when the text moves it (the home page shows no interactive chart)."""
-    docs = ROOT / "docs" / course.default_language().code
+    lang = course.default_language().code
     hits = [p for p in pages() if re.search(r"\{\{\s*chart:\s*" + re.escape(chart) + r"\s*\}\}",
-                                              (docs / f"{p}.md").read_text(encoding="utf-8"))]
+                                              course.source(lang, p).read_text(encoding="utf-8"))]
     assert hits, f"no page shows the chart {chart}"
     return hits[0]
 
@@ -125,7 +125,7 @@ def offline_copy(site_dir, tmp_path_factory) -> Path:
 
 def local_url(offline_root: Path, lang: str, page: str) -> str:
     """A page of the offline copy (plain .html files, no directory URLs) as a file:// URL."""
-    return (offline_root / f"{course.language(lang).prefix}{page}.html").as_uri()
+    return (offline_root / course.offline_path(lang, page)).as_uri()
 
 
 def open_page(context, where, lang, page, *, init_script=None, only_this_site=False, timeout=30000):

@@ -201,7 +201,7 @@ def test_a_reference_error_names_the_line_of_the_pages_file():
 
     from scripts.common import course
     lang, lesson = course.default_language().code, course.lessons()[0]
-    lines = (ROOT / "docs" / lang / f"{lesson}.md").read_text(encoding="utf-8").split("\n")
+    lines = course.source(lang, lesson).read_text(encoding="utf-8").split("\n")
     at = max(i for i, line in enumerate(lines) if line.startswith("{{ exercise:"))  # after every exercise but one
     lines[at:at] = ["Text {{ v: sa_scaling/uniform | .3f and more", ""]
     assert lines[0] == "---" and at > 100

@@ -8,20 +8,20 @@ from conftest import ROOT
 from scripts.common import course
 
 LANGS = [lang.code for lang in course.languages()]
-ROW = re.compile(r'^\| (?P<term>[^|]+?) \|.*<bdi lang="en">(?P<en>[^<]+)</bdi> \| \[[^\]]+\]\((?P<page>[\w-]+)\.md#(?P<anchor>[\w-]+)\) \|$', re.M)
+ROW = re.compile(r'^\| (?P<term>[^|]+?) \|.*<bdi lang="en">(?P<en>[^<]+)</bdi> \| \[[^\]]+\]\((?P<file>[\w/-]+)\.md#(?P<anchor>[\w-]+)\) \|$', re.M)
 HEADING = re.compile(r"^(#+) .*?\{ #([\w-]+) \}", re.M)
 
 
 def rows(lang):
     text = (ROOT / "docs" / lang / "glossary.md").read_text(encoding="utf-8")
-    found = [m.groupdict() for m in ROW.finditer(text)]
+    found = [dict(m.groupdict(), page=course.page_name(m["file"] + ".md")) for m in ROW.finditer(text)]
     assert found, f"docs/{lang}/glossary.md: no rows found"
     return found
 
 
 def section(lang, page, anchor):
     """The text from the heading `anchor` to the next heading of the same or a higher level."""
-    text = (ROOT / "docs" / lang / f"{page}.md").read_text(encoding="utf-8")
+    text = course.source(lang, page).read_text(encoding="utf-8")
     heads = list(HEADING.finditer(text))
     for i, m in enumerate(heads):
         if m.group(2) == anchor:
@@ -42,7 +42,7 @@ def test_each_term_is_used_where_its_link_points(lang):
     """The linked section exists and uses the term (its first word's stem: lessons inflect it)."""
     missing = []
     for r in rows(lang):
-        assert r["page"] in course.lessons(), f"{lang}: {r['term']} links to {r['page']}, not a lesson"
+        assert course.chapter_of(r["page"]), f"{lang}: {r['term']} links to {r['page']}, not a chapter page"
         text = section(lang, r["page"], r["anchor"])
         assert text is not None, f"{lang}: {r['term']}: no section #{r['anchor']} in {r['page']}.md"
         word = r["term"].split()[0].rstrip("\u0654")   # Persian ezafe (ـٔ) goes with the inflection

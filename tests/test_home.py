@@ -25,7 +25,7 @@ def html_of(site_dir, lang, page):
 
 
 def front_matter(lang, lesson) -> dict:
-    text = (ROOT / "docs" / lang / f"{lesson}.md").read_text(encoding="utf-8")
+    text = course.source(lang, lesson).read_text(encoding="utf-8")
     return yaml.safe_load(text.split("\n---", 1)[0][4:])
 
 
@@ -56,17 +56,19 @@ def test_a_card_per_lesson_with_what_the_lesson_holds(site_dir, lang):
         shown = re.sub(r"<[^>]+>", "", re.search(r'class="lesson-card__promise">(.*?)</p>', card).group(1))
         assert shown == promise
         assert ui["lesson"].format(n=n(i)) in card
-        figures = len(re.findall(r'<figure class="chart" id="chart-', page))
-        entries = page.count('class="provenance-entry"')
+        chapter = [html_of(site_dir, lang, p) for p in (lesson, *course.sections(lesson))]  # overview, sections
+        figures = sum(len(re.findall(r'<figure class="chart" id="chart-', part)) for part in chapter)
+        entries = len({e for part in chapter for e in re.findall(r'class="provenance-entry" id="(src-[\w-]+)"', part)})
         assert figures and entries
         assert fact(card, "figures") == ui["figures"].format(n=n(figures))
         assert fact(card, "sources") == ui["experiments"].format(n=n(entries))
         assert fact(card, "time") == ui["reading"].format(minutes=n(math.ceil(int(words) / wpm(lang))))
         href = re.search(r'lesson-card__sources"><a href="([^"]+)"', card).group(1)
-        assert href.endswith("#provenance") and 'id="provenance"' in page
+        first_sources = next(p for p, part in zip((lesson, *course.sections(lesson)), chapter) if 'id="provenance"' in part)
+        assert href.endswith(f"{first_sources}/#provenance"), f"{lang}/{lesson}: {href} is not the chapter's first sources"
         src = re.search(r'<img src="([^"]+)"', card).group(1)
         assert (site_dir / course.page_path(lang, "index") / src).resolve().is_file(), src
-        first_chart = re.search(r'<figure class="chart" id="chart-([\w-]+)"', page).group(1)
+        first_chart = re.search(r'<figure class="chart" id="chart-([\w-]+)"', "".join(chapter)).group(1)
         want = front_matter(lang, lesson).get("preview") or first_chart
         assert src.endswith(f"/{lang}/{want}.svg"), f"{lang}/{lesson}: the preview is {want}'s static SVG"
         if course.language(lang).numerals[0] != "0":
@@ -102,10 +104,12 @@ def test_reading_time_counts_the_words_a_reader_reads(browser, base_url, lang):
                for c in home.locator("article.lesson-card").all()}
     home.close()
     for lesson, words in counted.items():
-        p = open_page(ctx, base_url, lang, lesson)
-        seen = p.evaluate(WORDS_READ)
-        assert abs(words - seen) <= 0.05 * seen, f"{lang}/{lesson}: card counts {words} words, the page shows {seen}"
-        p.close()
+        seen = 0
+        for page in (lesson, *course.sections(lesson)):  # a chapter's words: its overview's and its sections'
+            p = open_page(ctx, base_url, lang, page)
+            seen += p.evaluate(WORDS_READ)
+            p.close()
+        assert abs(words - seen) <= 0.05 * seen, f"{lang}/{lesson}: card counts {words} words, the chapter shows {seen}"
     ctx.close()
 
 
@@ -172,13 +176,15 @@ def test_the_card_link_opens_its_lesson(browser, base_url):
     p.go_back()
     with p.expect_navigation():
         p.locator(f'article.lesson-card[data-lesson="{lesson}"] .lesson-card__sources a').click()
-    assert p.url.endswith(f"{lesson}/#provenance"), p.url
+    sources = next(page for page in (lesson, *course.sections(lesson))
+                   if "{{ provenance }}" in course.source(lang, page).read_text(encoding="utf-8"))
+    assert p.url.endswith(f"{sources}/#provenance"), p.url
     ctx.close()
 
 
 # ── bad input stops the build ────────────────────────────────────────────────────────────────────
 def _lesson_page(lang, meta, figures=("sa_cost",)):
-    return SimpleNamespace(file=SimpleNamespace(src_uri=f"{lang}/{LESSONS[0]}.md"), title="T", url=f"{LESSONS[0]}/",
+    return SimpleNamespace(file=SimpleNamespace(src_uri=f"{lang}/{course.page_file(LESSONS[0])}"), title="T", url=f"{LESSONS[0]}/",
                            meta={**meta, "figures": list(figures)})
 
 
@@ -193,8 +199,10 @@ def test_a_preview_that_is_not_a_chart_of_the_lesson_fails():
     from hooks import home
     lang = LANGS[0]
     page = _lesson_page(lang, {"lesson": True, "promise": "p", "preview": "sqrt_scaling"})
-    with pytest.raises(PluginError, match="preview: sqrt_scaling"):
+    page.meta["figures"] = ["sa_cost"]
+    with pytest.raises(PluginError, match="preview: sqrt_scaling"):  # the chapter's charts are known once it is built
         home.on_page_content("<p>x</p>", page=page, config={"theme": {"language": lang}})
+        home.chapter_card(lang, LESSONS[0])
 
 
 def test_words_skip_code_math_data_tables_and_provenance():

@@ -61,8 +61,8 @@ def test_pdf_shape_and_fonts(site_dir, lang):
 def test_pdf_has_every_heading_and_no_controls(site_dir, lang):
     body = squash(text(pdf(site_dir, lang)))
     words_in_pdf = set(re.findall(r"[\w\u200c]+", body))
-    for lesson in course.lessons():
-        md = (ROOT / "docs" / lang / f"{lesson}.md").read_text(encoding="utf-8")
+    for lesson in course.lesson_pages():
+        md = course.source(lang, lesson).read_text(encoding="utf-8")
         for heading in HEADING.findall(md):
             plain = re.sub(r"\$[^$]*\$|`[^`]*`", "", heading).translate(BIDI_AND_HAMZA)
             words = [w for w in re.findall(r"[\w\u200c]+", plain) if len(w) > 2]
@@ -112,14 +112,18 @@ def words(s: str) -> set[str]:
 
 
 def headings(lang: str) -> list[tuple[int, str, str]]:
-    """(level, title, anchor) of every lesson's h1 and h2, in course order, as the contents lists them."""
+    """(level, title, anchor) as the contents lists them, in course order: each chapter's h1 and the h2s of its
+    overview, then each section page's heading (its h1) one level down."""
     out = []
     for lesson in course.lessons():
-        md = (ROOT / "docs" / lang / f"{lesson}.md").read_text(encoding="utf-8")
+        md = course.source(lang, lesson).read_text(encoding="utf-8")
         # the `{{ provenance }}` line becomes a section too ("How these numbers were computed", hooks/refs.py)
         heading = strings(lang)["ui"]["provenance"]["heading"]
         md = md.replace("{{ provenance }}", f"## {heading} {{ #provenance }}")
         out += [(len(h), t, f"{lesson}--{i}") for h, t, i in H12.findall(md)]
+        for section in course.sections(lesson):
+            md = course.source(lang, section).read_text(encoding="utf-8")
+            out += [(2, t, f"{section.replace('/', '--')}--{i}") for h, t, i in H12.findall(md) if h == "#"]
     return out
 
 
@@ -225,9 +229,9 @@ def test_print_captions_say_what_the_page_shows(site_dir, lang):
     body = words(squash(text(pdf(site_dir, lang))))
     charts = strings(lang)["charts"]
     used = set()
-    for lesson in course.lessons():
+    for lesson in course.lesson_pages():
         used |= set(re.findall(r"\{\{\s*chart:\s*([\w-]+)\s*\}\}",
-                               (ROOT / "docs" / lang / f"{lesson}.md").read_text(encoding="utf-8")))
+                               course.source(lang, lesson).read_text(encoding="utf-8")))
     assert used
     for chart in sorted(used):
         caption = charts[chart].get("print_caption", "")

@@ -218,7 +218,9 @@ def print_page(lang: str, numbers: dict[str, int] | None = None) -> tuple[Path, 
     font-family: {course.language(lang).font['page']}; font-size: 9pt; color: #555; }} }}
 @page :first {{ @bottom-center {{ content: none; }} }}
 </style>"""
-    shell = pages[0]["shell"]
+    # the head of a page that shows charts (an overview may show none, and then loads no chart script); every
+    # chapter page sits as deep in the copy, so its links resolve from folder(lang)
+    shell = next((p["shell"] for p in pages if "assets/js/charts" in p["shell"]), pages[0]["shell"])
     out = shell.replace(SHELL_SLOT, article, 1).replace("</head>", page_css + "</head>", 1)
     target = folder(lang) / "print.html"
     target.write_text(out, encoding="utf-8")

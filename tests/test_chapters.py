@@ -1,0 +1,58 @@
+"""Lessons are chapters (an overview and section pages): every heading a lesson had keeps its id, and an old
+address of the one-page lesson (`<chapter>/#<heading>`) lands on the section page that now holds that heading,
+served and from the offline copy on disk, in every language (hooks/chapters.py)."""
+import re
+
+import pytest
+
+from conftest import LANGS, local_url, page_url
+from scripts.common import course
+
+HEADING = re.compile(r"^#{1,6} .*?\{ #([\w-]+) \}\s*$", re.M)
+
+
+def heading_ids(lang: str, page: str) -> list[str]:
+    return HEADING.findall(course.source(lang, page).read_text(encoding="utf-8"))
+
+
+def moved(lang: str) -> list[tuple[str, str, str]]:
+    """(chapter, section, heading id) of every heading on a section page."""
+    return [(chapter, section, i) for chapter in course.lessons() for section in course.sections(chapter)
+            for i in heading_ids(lang, section)]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_heading_id_is_on_one_page_of_its_chapter_and_the_same_in_every_language(lang):
+    default = course.default_language().code
+    for chapter in course.lessons():
+        ids = [i for p in (chapter, *course.sections(chapter)) for i in heading_ids(lang, p)]
+        assert len(ids) == len(set(ids)), f"{lang}/{chapter}: a heading id on two pages"
+        for p in (chapter, *course.sections(chapter)):
+            assert heading_ids(lang, p) == heading_ids(default, p), f"{lang}/{p}: heading ids differ from {default}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_old_lesson_anchors_land_on_their_section_served(context, base_url, lang):
+    p = context.new_page()
+    try:
+        for chapter, section, i in moved(lang):
+            p.goto(f"{page_url(base_url, lang, chapter)}#{i}", wait_until="commit")
+            want = f"{page_url(base_url, lang, section)}#{i}"
+            p.wait_for_url(want, timeout=10000)
+            assert p.evaluate("id => !!document.getElementById(id)", i), f"{want}: no element #{i}"
+        # an anchor the overview holds itself stays there
+        p.goto(f"{page_url(base_url, lang, course.lessons()[0])}#references", wait_until="load")
+        assert p.url.endswith(f"{course.page_path(lang, course.lessons()[0])}#references"), p.url
+    finally:
+        p.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_old_lesson_anchors_land_on_their_section_offline(context, offline_copy, lang):
+    p = context.new_page()
+    try:
+        for chapter, section, i in moved(lang):
+            p.goto(f"{local_url(offline_copy, lang, chapter)}#{i}", wait_until="commit")
+            p.wait_for_url(f"{local_url(offline_copy, lang, section)}#{i}", timeout=10000)
+    finally:
+        p.close()
