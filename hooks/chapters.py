@@ -156,11 +156,13 @@ def on_page_context(context, page, config, nav, **kwargs):
 
 
 def on_post_page(output: str, page, config, **kwargs) -> str:
+    # Material titles a section with an index page by a <label tabindex=""> (navigation.sections): not a number
+    output = output.replace(' tabindex="">', ">")
     anchors = page.meta.get("old_anchors")
     if not anchors:
         return output
     script = REDIRECT.format(map=json.dumps(anchors, ensure_ascii=True, separators=(",", ":")))
-    head = re.search(r"<head[^>]*>", output)
+    head = re.search(r"<meta charset=[^>]*>", output) or re.search(r"<head[^>]*>", output)  # charset stays first
     return output[:head.end()] + script + output[head.end():]
 
 

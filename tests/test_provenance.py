@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from scripts.common import course
+
 from conftest import LANGS, ROOT, pages
 
 OFFLINE = ROOT / "build" / "offline" / "attention-course"
@@ -45,10 +47,9 @@ class Numbers(HTMLParser):
 
 
 def page_file(root: Path, lang: str, page: str, offline: bool) -> Path:
-    folder = root if lang == LANGS[0] else root / lang
     if offline:
-        return folder / f"{page}.html"
-    return folder / ("index.html" if page == "index" else f"{page}/index.html")
+        return root / course.offline_path(lang, page)
+    return root / course.page_path(lang, page) / "index.html"
 
 
 def experiment_code_shown(text: str, exp: str, page_path: Path) -> bool:
