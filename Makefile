@@ -8,16 +8,20 @@ VEGA_BUNDLE := overrides/assets/vendor/vega/vega-course.min.js
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: site test data check-data reproduce timings serve bench assets browser build offline pdf clean
+.PHONY: site test check data check-data reproduce timings serve bench assets browser build offline pdf clean
 
 ## site: everything a reader gets — data, offline copy, PDFs, then site/ linking to them
 site: data offline pdf
 	REQUIRE_DOWNLOADS=1 $(PY) -m mkdocs build --strict --quiet
 	@echo "site: site/ (offline archive and PDFs in site/downloads/)"
 
-## test: the whole suite (builds what it needs, installs Debian's chromium when missing)
+## test: the whole suite (builds what it needs, installs Debian's chromium when missing), on both cores
 test: site browser
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q -n 2 --dist loadfile tests
+
+## check: the everyday tier, no browser, no built site, no subprocess build (tests/conftest.py: tiers)
+check: $(VENV) $(VENDOR)
+	$(PY) -m pytest -q -n 2 -m "not browser and not site and not slow" tests
 
 $(VENV): requirements.txt
 	python3 -m venv .venv

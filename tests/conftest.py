@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
-from browser import ALL_CHARTS_RENDERED as RENDERED  # noqa: E402  (shared with tools/)
+from browser import ALL_CHARTS_RENDERED as RENDERED, NEXT_FRAME  # noqa: E402  (shared with tools/)
 from scripts.common import course  # noqa: E402  (the course model: languages and lessons)
 
 LANGS = tuple(course.codes())
@@ -29,8 +29,7 @@ def pages() -> list[str]:
 # Scrolled to, as a reader reaches it: a lesson block far from the viewport is laid out (content-visibility,
 # hooks/render_on_view.py) in the rendering step after the scroll, two frames later at most; until then its
 # text has no innerText and a click at its place lands on the block. `locator.evaluate(SCROLL_NEAR)`.
-SCROLL_NEAR = ("e => new Promise(r => { e.scrollIntoView({block: 'center'}); "
-               "requestAnimationFrame(() => requestAnimationFrame(r)); })")
+SCROLL_NEAR = f"async e => {{ const frame = {NEXT_FRAME}; e.scrollIntoView({{block: 'center'}}); await frame(); await frame(); }}"
 
 
 def page_with_chart(chart: str) -> str:
@@ -195,3 +194,23 @@ ITEMS = """([id, prefix]) => {
   walk(view.scenegraph().root);
   return out;
 }"""
+
+
+# ── Tiers ──────────────────────────────────────────────────────────────────────────────────────
+# `make check` runs what needs neither a browser, nor a built site, nor a slow subprocess (marked
+# `slow` where it is defined); `make test` runs everything. The marks come from the fixtures a test uses,
+# so a new browser or site test lands in its tier without being marked.
+BROWSER_FIXTURES = {"browser", "context", "shared_page"}
+SITE_FIXTURES = {"site_dir", "base_url", "offline_copy"}
+SLOW_FIXTURES = {"proj"}   # tests/test_pipeline.py: a copy of the project that scripts.run recomputes in a subprocess
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if used & BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
+        if used & SITE_FIXTURES:
+            item.add_marker(pytest.mark.site)
+        if used & SLOW_FIXTURES:
+            item.add_marker(pytest.mark.slow)

@@ -18,6 +18,8 @@ import yaml
 from conftest import ROOT
 from scripts.common import course
 
+pytestmark = pytest.mark.slow  # every test here builds in a subprocess: make test only
+
 NEW, LESSON = "xx", "third-lesson"
 NUMERALS = "٠١٢٣٤٥٦٧٨٩"  # Arabic-Indic: none of the existing languages writes with them
 COPIED = ("docs", "hooks", "scripts", "generated", "overrides", "tests", "tools")

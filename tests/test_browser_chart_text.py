@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import LANGS, open_page
+from conftest import LANGS, NEXT_FRAME, open_page
 from scripts.common import course
 
 LATIN = re.compile(r"(?<![A-Za-z0-9])[0-9]+(?![A-Za-z0-9])")   # a number, not part of a name (Conv1d)
@@ -63,7 +63,7 @@ TEXT_FAULTS = """async (controls = true) => {
       if (d > SLACK) faults.push(`${id}: overlap «${texts[i].t}» × «${texts[j].t}» by ${Math.round(d)}`);
     }
   }
-  const settle = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150))));
+  const frame = NEXT_FRAME_JS, settle = async () => { await frame(); await frame(); await new Promise(r => setTimeout(r, 150)); };
   for (const view of document.querySelectorAll('.chart-view')) {
     check(view, '');
     if (!controls) continue;
@@ -82,7 +82,7 @@ TEXT_FAULTS = """async (controls = true) => {
     }
   }
   return [...new Set(faults)];
-}"""
+}""".replace("NEXT_FRAME_JS", NEXT_FRAME)
 OTHER_NUMERALS = [c for c in LANGS if course.language(c).numerals != "0123456789"]
 
 

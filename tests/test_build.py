@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # every test here builds in a subprocess: make test only
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

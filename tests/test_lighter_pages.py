@@ -3,7 +3,7 @@ a chart's spec arrive when the chart nears the viewport, scrolling alone draws e
 from disk), and the search index loads when search is opened."""
 import pytest
 
-from conftest import LANGS, LESSONS, local_url, page_url
+from conftest import LANGS, LESSONS, NEXT_FRAME, local_url, page_url
 from scripts.common import course
 
 # drawn without asking charts.js for the rest (tools/browser.py ALL_CHARTS_RENDERED asks)
@@ -11,24 +11,28 @@ DRAWN = "[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rend
 # The reader reads to the end, one screen at a time, and looks at each screen until its charts are drawn
 # (each position is drawn at least once, as a reader's would be: a script that scrolled on between two
 # frames would skip a position the page never saw). Returns, for a screen whose charts were not all
-# drawn within 15 s, the charts still waiting and their state.
+# drawn within 15 s, the charts still waiting and their state. Bounded: a frame is awaited 100 ms at
+# most (tools/browser.py NEXT_FRAME), a screen is at least 300 px, the whole read 4 minutes.
 READ_TO_END = """async () => {
-  const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+  const frame = NEXT_FRAME_JS;
   const onScreen = e => { const r = e.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; };
-  for (let y = 0; y < document.documentElement.scrollHeight; y += Math.round(innerHeight * 0.8)) {
+  const begin = performance.now();
+  for (let y = 0; y < document.documentElement.scrollHeight; y += Math.max(300, Math.round(innerHeight * 0.8))) {
+    if (performance.now() - begin > 240000) return [`read not finished in 4 minutes (at ${y} px)`];
     scrollTo(0, y);
     const start = performance.now();
     for (;;) {
       await frame();
       const waiting = [...document.querySelectorAll('.chart-view')].filter(e => onScreen(e) && e.dataset.rendered !== '1');
       if (!waiting.length) break;
-      if (performance.now() - start > 15000 || waiting.some(e => e.dataset.rendered === 'error'))
+      if (performance.now() - start > 15000 || performance.now() - begin > 240000 ||
+          waiting.some(e => e.dataset.rendered === 'error'))
         return waiting.map(e => `${e.dataset.chart}: ${e.dataset.rendered === undefined ? 'never started' :
-          e.dataset.rendered === '' ? 'still rendering' : 'error'} (screen at ${y} px)`);
+          e.dataset.rendered === '' ? 'still rendering' : 'error'} (screen at ${y} px, innerHeight ${innerHeight})`);
     }
   }
   return [];
-}"""
+}""".replace("NEXT_FRAME_JS", NEXT_FRAME)
 
 
 def opened(browser, url):

@@ -23,6 +23,8 @@ import offline_copy  # noqa: E402
 import pdf  # noqa: E402
 import step_cache  # noqa: E402
 
+pytestmark = pytest.mark.slow  # every test here builds in a subprocess: make test only
+
 ENV = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", NO_MKDOCS_2_WARNING="1")
 DEFAULT = course.default_language().code
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
-from browser import ALL_CHARTS_RENDERED, ARGS, CHROMIUM, launch  # noqa: E402
+from browser import ALL_CHARTS_RENDERED, ARGS, CHROMIUM, NEXT_FRAME, launch  # noqa: E402
 from serve import start  # noqa: E402
 sys.path.insert(0, str(ROOT))
 from scripts.common import course  # noqa: E402
@@ -87,11 +87,11 @@ SLIDER_JS = """async () => {
     input.value = String(v);
     input.dispatchEvent(new Event('input', {bubbles: true}));
     await view.runAsync();
-    await new Promise(r => requestAnimationFrame(() => r()));
+    await (NEXT_FRAME_JS)();
     times.push(performance.now() - t0);
   }
   return {chart: el.dataset.chart, times};
-}"""
+}""".replace("NEXT_FRAME_JS", NEXT_FRAME)
 
 
 READ_TO_END_JS = """async () => {

@@ -5,6 +5,11 @@ import os
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-quic"]
+# A promise for the next frame, or for 100 ms when no frame comes: a headless Chromium on a busy machine
+# can stop producing frames, and a wait on requestAnimationFrame alone then never returns (CI stop 28 hung
+# on one until the job's 90 minutes ran out). Every script that waits for a frame uses this one.
+NEXT_FRAME = ("() => new Promise(r => { const t = setTimeout(r, 100); "
+              "requestAnimationFrame(() => { clearTimeout(t); setTimeout(r, 0); }); })")
 # true once assets/js/charts.js has drawn every chart of the page. Charts are drawn as the reader
 # scrolls; a script that needs them all (tests, PDF, screenshots, bench) asks for them all at once.
 ALL_CHARTS_RENDERED = ("(window.courseCharts && window.courseCharts.renderAll(), "
