@@ -113,7 +113,8 @@ def causal_part() -> dict:
     plain = attention_steps(TOKENS, TOKENS, TOKENS)
     masked = attention_steps(TOKENS, TOKENS, TOKENS, mask=mask)
     w = masked.weights
-    rows = [{"token": NAMES[i], **{f"w_{NAMES[j]}": float(w[i, j]) for j in range(n)}} for i in range(n)]
+    sub = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")          # t₁ as the page writes it (no Latin digit on a fa page)
+    rows = [{"token": NAMES[i].translate(sub), **{f"w_{NAMES[j]}": float(w[i, j]) for j in range(n)}} for i in range(n)]
     unchanged = [NAMES[i] for i in range(n) if np.abs(w[i] - plain.weights[i]).max() < 1e-12]
     return {"n": n, "allowed": int(mask.sum()), "total": n * n, "formula": n * (n + 1) // 2,
             "masked": [[None if math.isinf(v) else float(v) for v in row] for row in masked.scaled],
