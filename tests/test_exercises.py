@@ -70,8 +70,13 @@ def test_same_exercises_in_same_order_in_both_languages(lesson):
 
 
 def test_every_computed_exercise_is_used_once():
-    used = [i for lesson in MINIMUM for i in ids_in_docs("uk", lesson)]
+    """Lessons and the pages beside them (a chapter's section pages: docs/uk/<lesson>/<section>.md)."""
+    pages = sorted(p.relative_to(ROOT / "docs" / "uk").with_suffix("") for p in (ROOT / "docs" / "uk").rglob("*.md"))
+    used = [i for page in pages for i in ids_in_docs("uk", page.as_posix())]
     assert sorted(used) == sorted(DATA), "each exercise in generated/data/exercises.json appears on one page"
+    for lang in LANGS:   # a page outside the lessons mirrors its exercises too
+        for page in pages:
+            assert ids_in_docs(lang, page.as_posix()) == ids_in_docs("uk", page.as_posix()), f"docs/{lang}/{page}.md"
 
 
 @pytest.mark.parametrize("lang", LANGS)

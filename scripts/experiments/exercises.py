@@ -172,9 +172,47 @@ def ca_perceiver_ratio() -> dict:
     return number(n * n / (m * n), 0, 0, side=side, m=m, n=n, cross=m * n, self_pairs=n * n)
 
 
+def sa_block_params() -> dict:
+    """One pre-LN block (attention, two LayerNorms, MLP d → m → d) of another size, counted with numel."""
+    from scripts.experiments.sa_block import block_params
+    d, heads, mlp = 32, 8, 128
+    c = block_params(d, heads, mlp)
+    return number(c["params"], 0, 0, d=d, heads=heads, mlp=mlp, attn=c["attn"], norms=c["norms"],
+                  mlp_params=c["mlp"])
+
+
+def sa_block_zeros() -> dict:
+    """Weights the causal mask sets to zero in an n × n attention matrix: the upper triangle, n(n − 1)/2."""
+    n = 12
+    zeros = int(np.triu(np.ones((n, n), dtype=bool), 1).sum())
+    assert zeros == n * (n - 1) // 2
+    return number(zeros, 0, 0, n=n, total=n * n, allowed=n * n - zeros)
+
+
+def sa_block_mask_row() -> dict:
+    """Which row of the lesson's four-token attention matrix the causal mask leaves as it was."""
+    from scripts.experiments.sa_block import causal_part
+    causal = causal_part()
+    assert len(causal["unchanged"]) == 1, causal["unchanged"]
+    return {"kind": "choice", "answer": causal["unchanged"][0], "options": ["t1", "t2", "t3", "t4"], "n": causal["n"], "first_weight": causal["first_row"][0]}
+
+
+def sa_block_exp16() -> dict:
+    """The largest float16 argument of exp with a finite result (the lesson computes float32's)."""
+    big = np.finfo(np.float16).max
+    x = np.float16(np.log(np.float32(big)))
+    with np.errstate(over="ignore"):
+        while np.isfinite(np.exp(x)):
+            x = np.nextafter(x, np.float16(np.inf))
+        while not np.isfinite(np.exp(x)):
+            x = np.nextafter(x, np.float16(-np.inf))
+    return number(float(x), 2, 0.05, f16_max=float(big), ln_max=math.log(float(big)))
+
+
 EXERCISES = [sa_rf_layers, sa_weight_t4, sa_row_unchanged, sa_entropy, sa_dot_std, sa_grad_uniform,
              sa_grad_identity, sa_params, sa_permutation, sa_pe_params, sa_cost_ratio,
-             ca_shape, ca_step_weight, ca_mask_choice, ca_causal_cells, ca_kv_count, ca_kv_why, ca_perceiver_ratio]
+             ca_shape, ca_step_weight, ca_mask_choice, ca_causal_cells, ca_kv_count, ca_kv_why, ca_perceiver_ratio,
+             sa_block_params, sa_block_zeros, sa_block_mask_row, sa_block_exp16]
 
 
 def compute() -> dict:

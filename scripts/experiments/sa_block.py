@@ -1,0 +1,211 @@
+"""From the operation to the block: residual and pre-LayerNorm, the shapes, the causal mask, stable softmax.
+
+The lesson's model sizes (d, heads, MLP width, batch) are sa_trained's, read from its code; its
+tokens are the 49 patches and the class token. The causal example is sa_toy's four tokens.
+Everything is float64 torch / numpy except the float32 softmax, which is the point of that part.
+Keys returned:
+  model                 {d, heads, head_dim, mlp, batch, patches, tokens}
+  block                 one pre-LN block x + Attn(LN(x)), then + MLP(LN(·)): params (sum of numel), its
+                        parts (attn 4d² + 4d, norms 2·2d, mlp 2·d·m + m + d), in/out shape, same_shape,
+                        identity_gap (W_o and the MLP's last layer at zero: max |block(x) − x|, pre-LN)
+                        and post_ln_gap (the same for post-LN LN(x + Attn(x)): the norm stays on the path)
+  shapes                [{name, dims, sizes, numbers}] what a real implementation carries, for one batch
+  weights_over_q        numbers in the attention weights over numbers in Q (= n / (d/h))
+  causal                the four tokens under the causal mask: n, allowed, total, masked (scaled, −∞ as
+                        None), weights, rows [{token, w_t1..}], row_sums, upper_max, unchanged (rows whose
+                        weights the mask leaves as they were), first_row
+  pairs                 [{n, allowed, total}] allowed pairs n(n+1)/2, counted in a mask, for a few n
+  softmax               float32: exp_max (the largest float32 x with exp(x) finite), exp_next (the next
+                        float32, where exp gives inf), ln_max (ln of float32's largest number), f32_max;
+                        normal: the t1 row (naive, stable float64, max_gap_f64, max_gap_f32);
+                        large: the t1 row × LARGE (logits, naive and stable float32 with status per key,
+                        stable float64 for reference)
+  slider                [{scale, key, method, weight, status}] the t1 row × scale in float32, both ways
+  overflow_scale        the smallest slider scale at which naive float32 gives nan
+  overflow_logit        the row's largest score at that scale
+"""
+import math
+
+import numpy as np
+import torch
+from torch import nn
+
+from scripts.common.attention import attention_steps
+from scripts.common.shapes import N_PATCHES
+from scripts.common.training import deterministic
+from scripts.experiments.sa_toy import NAMES, TOKENS
+from scripts.experiments.sa_trained import BATCH, D, HEADS, MLP
+
+SEED = 22
+SCALES = list(range(1, 41))     # the slider: the t1 row's scaled scores times 1, 2, …, 40
+LARGE = SCALES[-1]
+PAIR_NS = (4, 8, 16, 50)
+
+
+class Block(nn.Module):
+    """One pre-LN transformer block, as in sa_trained's TinyViT: x + Attn(LN(x)), then + MLP(LN(·))."""
+
+    def __init__(self, d: int, heads: int, mlp: int, pre: bool = True):
+        super().__init__()
+        self.pre = pre
+        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.attn = nn.MultiheadAttention(d, heads, batch_first=True)
+        self.mlp = nn.Sequential(nn.Linear(d, mlp), nn.GELU(), nn.Linear(mlp, d))
+
+    def forward(self, x):
+        if not self.pre:                       # post-LN (the 2017 paper): the norm after each sum
+            x = self.ln1(x + self.attn(x, x, x, need_weights=False)[0])
+            return self.ln2(x + self.mlp(x))
+        h = self.ln1(x)
+        x = x + self.attn(h, h, h, need_weights=False)[0]
+        return x + self.mlp(self.ln2(x))
+
+
+def block_params(d: int, heads: int, mlp: int) -> dict:
+    """One block's parameters counted with numel, and the formula's parts."""
+    with deterministic(SEED):
+        counted = sum(p.numel() for p in Block(d, heads, mlp).parameters())
+    parts = {"attn": 4 * d * d + 4 * d, "norms": 2 * 2 * d, "mlp": 2 * d * mlp + mlp + d}
+    assert counted == sum(parts.values()), (counted, parts)
+    return {"params": counted, **parts}
+
+
+def zero_sublayers(block: Block) -> None:
+    """W_o and the MLP's last layer (and their biases) at zero: each branch adds exactly 0."""
+    with torch.no_grad():
+        for p in (*block.attn.out_proj.parameters(), *block.mlp[2].parameters()):
+            p.zero_()
+
+
+def block_part() -> dict:
+    tokens = N_PATCHES + 1
+    with deterministic(SEED):
+        x = torch.randn(BATCH, tokens, D)
+        block = Block(D, HEADS, MLP)
+        y = block(x)
+        zero_sublayers(block)
+        identity_gap = (block(x) - x).abs().max().item()
+        post = Block(D, HEADS, MLP, pre=False)
+        zero_sublayers(post)
+        post_gap = (post(x) - x).abs().max().item()
+    return {**block_params(D, HEADS, MLP), "in_shape": list(x.shape), "out_shape": list(y.shape),
+            "same_shape": list(x.shape) == list(y.shape), "identity_gap": identity_gap, "post_ln_gap": post_gap}
+
+
+def shapes_part() -> tuple[list, float]:
+    """The tensors of one batch through one attention layer, with their sizes (checked against torch)."""
+    b, n, d, h = BATCH, N_PATCHES + 1, D, HEADS
+    with deterministic(SEED):
+        x = torch.randn(b, n, d)
+        attn = nn.MultiheadAttention(d, h, batch_first=True)
+        out, w = attn(x, x, x, need_weights=True, average_attn_weights=False)
+        q = (x @ attn.in_proj_weight.chunk(3)[0].T).view(b, n, h, d // h).transpose(1, 2)
+    rows = [("x", ["B", "n", "d"], list(x.shape)), ("qkv", ["B", "h", "n", "d/h"], list(q.shape)),
+            ("weights", ["B", "h", "n", "n"], list(w.shape)), ("out", ["B", "n", "d"], list(out.shape))]
+    assert rows[1][2] == [b, h, n, d // h] and rows[2][2] == [b, h, n, n] and rows[3][2] == [b, n, d]
+    table = [{"name": name, "dims": dims, "sizes": sizes, "numbers": math.prod(sizes)} for name, dims, sizes in rows]
+    return table, table[2]["numbers"] / table[1]["numbers"]
+
+
+def causal_part() -> dict:
+    n = len(TOKENS)
+    mask = np.tril(np.ones((n, n), dtype=bool))
+    plain = attention_steps(TOKENS, TOKENS, TOKENS)
+    masked = attention_steps(TOKENS, TOKENS, TOKENS, mask=mask)
+    w = masked.weights
+    sub = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")          # t₁ as the page writes it (no Latin digit on a fa page)
+    rows = [{"token": NAMES[i].translate(sub), **{f"w_{NAMES[j]}": float(w[i, j]) for j in range(n)}} for i in range(n)]
+    unchanged = [NAMES[i] for i in range(n) if np.abs(w[i] - plain.weights[i]).max() < 1e-12]
+    return {"n": n, "allowed": int(mask.sum()), "total": n * n, "formula": n * (n + 1) // 2,
+            "masked": [[None if math.isinf(v) else float(v) for v in row] for row in masked.scaled],
+            "weights": w.tolist(), "rows": rows, "row_sums": w.sum(axis=1).tolist(),
+            "upper_max": float(np.abs(w[np.triu_indices(n, 1)]).max()), "unchanged": unchanged,
+            "first_row": w[0].tolist(), "plain_first_row": plain.weights[0].tolist()}
+
+
+def pairs_part() -> list:
+    out = []
+    for n in PAIR_NS:
+        counted = int(np.tril(np.ones((n, n), dtype=bool)).sum())
+        assert counted == n * (n + 1) // 2
+        out.append({"n": n, "allowed": counted, "total": n * n, "share": counted / (n * n)})
+    return out
+
+
+def softmax32(z, stable: bool):
+    """Softmax of one row in float32, naive e^z / Σ e^z or with the row's maximum subtracted first."""
+    z = np.asarray(z, dtype=np.float32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.exp(z - z.max()) if stable else np.exp(z)
+        return e / e.sum(dtype=np.float32)
+
+
+def softmax64(z, stable: bool):
+    z = np.asarray(z, dtype=np.float64)
+    e = np.exp(z - z.max()) if stable else np.exp(z)
+    return e / e.sum()
+
+
+def status(v) -> str:
+    return "nan" if math.isnan(v) else "inf" if math.isinf(v) else "number"
+
+
+def finite(v):
+    return None if not math.isfinite(v) else float(v)
+
+
+def exp_bound() -> dict:
+    """The largest float32 x with exp(x) finite, found by stepping float32 by float32."""
+    big = np.finfo(np.float32).max
+    x = np.float32(np.log(big))
+    with np.errstate(over="ignore"):
+        while np.isfinite(np.exp(x)):
+            x = np.nextafter(x, np.float32(np.inf))
+        while not np.isfinite(np.exp(x)):
+            x = np.nextafter(x, np.float32(-np.inf))
+        nxt = np.nextafter(x, np.float32(np.inf))
+        assert np.isfinite(np.exp(x)) and np.isinf(np.exp(nxt))
+    return {"exp_max": float(x), "exp_next": float(nxt), "ln_max": math.log(float(big)), "f32_max": float(big)}
+
+
+def softmax_part() -> tuple[dict, list, int]:
+    row = attention_steps(TOKENS, TOKENS, TOKENS).scaled[0]      # t1's scaled scores
+    normal = {"logits": row.tolist(), "naive": softmax64(row, False).tolist(), "stable": softmax64(row, True).tolist(),
+              "max_gap_f64": float(np.abs(softmax64(row, False) - softmax64(row, True)).max()),
+              "max_gap_f32": float(np.abs(softmax32(row, False).astype(np.float64)
+                                          - softmax32(row, True).astype(np.float64)).max())}
+    big = np.float32(LARGE) * row.astype(np.float32)
+    naive, stable = softmax32(big, False), softmax32(big, True)
+    large = {"scale": LARGE, "logits": big.astype(np.float64).tolist(), "max_logit": float(big.max()),
+             "naive": [finite(v) for v in naive], "naive_status": [status(v) for v in naive],
+             "stable": [finite(v) for v in stable], "stable_status": [status(v) for v in stable],
+             "exact": softmax64(LARGE * row, True).tolist()}
+    slider, first = [], None
+    for s in SCALES:
+        z = np.float32(s) * row.astype(np.float32)
+        for method in ("naive", "stable"):
+            w = softmax32(z, method == "stable")
+            for j, v in enumerate(w):
+                slider.append({"scale": s, "key": j, "method": method, "weight": finite(v), "status": status(v),
+                               "max_logit": float(z.max())})
+            if method == "naive" and first is None and any(math.isnan(v) for v in w):
+                first = s
+    return {**exp_bound(), "normal": normal, "large": large}, slider, first
+
+
+def compute() -> dict:
+    shapes, ratio = shapes_part()
+    soft, slider, first = softmax_part()
+    return {
+        "model": {"d": D, "heads": HEADS, "head_dim": D // HEADS, "mlp": MLP, "batch": BATCH,
+                  "patches": N_PATCHES, "tokens": N_PATCHES + 1},
+        "block": block_part(),
+        "shapes": shapes,
+        "weights_over_q": ratio,
+        "causal": causal_part(),
+        "pairs": pairs_part(),
+        "softmax": soft,
+        "slider": slider,
+        "overflow_scale": first,
+        "overflow_logit": next(r["max_logit"] for r in slider if r["scale"] == first),
+    }
