@@ -18,7 +18,30 @@ from browser import ALL_CHARTS_RENDERED as RENDERED, NEXT_FRAME  # noqa: E402  (
 from scripts.common import course  # noqa: E402  (the course model: languages and lessons)
 
 LANGS = tuple(course.codes())
-LESSONS = course.lessons()
+LESSONS = course.lessons()              # the chapters: each one's overview page
+LESSON_PAGES = course.lesson_pages()    # every page of every chapter, in reading order
+
+
+def pages_showing(kind: str) -> tuple[str, ...]:
+    """The chapter pages whose default-language source shows a `{{ <kind>: … }}` reference (chart,
+    exercise, table), in reading order: a test of such pages follows the text when it moves."""
+    lang = course.default_language().code
+    pattern = re.compile(r"\{\{\s*" + re.escape(kind) + r"\s*:")
+    return tuple(p for p in LESSON_PAGES if pattern.search(course.source(lang, p).read_text(encoding="utf-8")))
+
+
+def _charts_of(page: str) -> list[str]:
+    lang = course.default_language().code
+    return re.findall(r"\{\{\s*chart:\s*([\w-]+)\s*\}\}", course.source(lang, page).read_text(encoding="utf-8"))
+
+
+CHART_PAGES = pages_showing("chart")
+EXERCISE_PAGES = pages_showing("exercise")
+TABLE_PAGES = pages_showing("table")
+# pages with a chart that has a slider (a range input in its generated Vega spec)
+SLIDER_PAGES = tuple(p for p in CHART_PAGES if any(
+    '"input": "range"' in (ROOT / "generated" / "charts" / course.default_language().code / f"{c}.vg.json")
+    .read_text(encoding="utf-8") for c in _charts_of(p)))
 
 
 def pages() -> list[str]:
@@ -39,6 +62,15 @@ def page_with_chart(chart: str) -> str:
     hits = [p for p in pages() if re.search(r"\{\{\s*chart:\s*" + re.escape(chart) + r"\s*\}\}",
                                               course.source(lang, p).read_text(encoding="utf-8"))]
     assert hits, f"no page shows the chart {chart}"
+    return hits[0]
+
+
+def page_citing(text: str) -> str:
+    """The first page (without language) whose default-language source holds `text`, e.g. a reference's
+    key: a test of one number follows it when the text moves it."""
+    lang = course.default_language().code
+    hits = [p for p in pages() if text in course.source(lang, p).read_text(encoding="utf-8")]
+    assert hits, f"no page holds {text!r}"
     return hits[0]
 
 

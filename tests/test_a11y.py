@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LANGS, LESSONS, ROOT, SCROLL_NEAR, open_page, pages
+from conftest import LANGS, open_page, pages, ROOT, SCROLL_NEAR, SLIDER_PAGES
 
 AXE = ROOT / "build" / "axe.min.js"
 PERSIAN = re.compile(r"[\u0600-\u06ff]")
@@ -82,7 +82,7 @@ def test_every_chart_is_named_described_and_has_a_data_table(shared_page, contex
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page", LESSONS)  # the home page shows no interactive chart
+@pytest.mark.parametrize("page", SLIDER_PAGES)
 def test_slider_operable_with_keyboard(shared_page, context, base_url, lang, page):
     """Tab to a chart's slider and press an arrow key: the value and the drawing change."""
     p = load(shared_page, context, base_url, lang, page)

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import LANGS, data
+from conftest import LANGS, data, page_with_chart
 from scripts.charts.ca_alignment import columns
 from scripts.common import numfmt
 from scripts.common.i18n import strings
@@ -17,7 +17,6 @@ MARK_TEXTS = """sel => [...document.querySelectorAll(sel + ' svg.marks g.mark-te
                        .map(t => t.textContent)"""
 
 
-LESSON = "cross-attention"  # the page whose charts these tests read (one page per language, each test its own chart)
 
 
 def texts(p, chart):
@@ -30,7 +29,7 @@ def numbers(values, lang, spec):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_alignment_row_hover_moves_the_highlight(shared_page, lang):
-    p = shared_page(lang, LESSON, timeout=20000)
+    p = shared_page(lang, page_with_chart("ca_alignment"), timeout=20000)
     errors = p.errors
     al, t = data("ca_alignment"), strings(lang)["charts"]["ca_alignment"]
     sources, _ = columns({"ca_alignment": al}, t)   # the page language's words, in its sentence order
@@ -64,7 +63,7 @@ def test_alignment_row_hover_moves_the_highlight(shared_page, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_query_sliders_recompute_the_weights(shared_page, lang):
-    p = shared_page(lang, LESSON, timeout=20000)
+    p = shared_page(lang, page_with_chart("ca_step_query"), timeout=20000)
     errors = p.errors
     step = data("ca_step")
     fig = p.locator("#chart-ca_step_query")
@@ -99,7 +98,7 @@ def test_query_sliders_recompute_the_weights(shared_page, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_input_size_and_latents_change_the_ratio(shared_page, lang):
-    p = shared_page(lang, LESSON, timeout=20000)
+    p = shared_page(lang, page_with_chart("ca_perceiver"), timeout=20000)
     errors = p.errors
     per = data("ca_perceiver")
     fig = p.locator("#chart-ca_perceiver")

@@ -2,7 +2,7 @@
 import pytest
 import yaml
 
-from conftest import LANGS, ROOT, open_page
+from conftest import CHART_PAGES, LANGS, ROOT, open_page, page_citing
 
 
 def tip_words(lang: str) -> str:
@@ -14,7 +14,7 @@ def tip_words(lang: str) -> str:
 @pytest.mark.parametrize("lang", LANGS)
 def test_focused_number_says_where_it_comes_from(browser, base_url, lang):
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    p = open_page(ctx, base_url, lang, "self-attention")
+    p = open_page(ctx, base_url, lang, page_citing("sa_scaling/by_d[d=256].pmax_raw"))
     number = p.locator('a.src[data-source="sa_scaling/by_d[d=256].pmax_raw"]').first
     number.focus()
     assert p.evaluate("document.activeElement.dataset.source") == "sa_scaling/by_d[d=256].pmax_raw"
@@ -45,7 +45,7 @@ def test_code_listings_load_when_opened(browser, base_url, lang):
     """The page arrives without the listings; opening an entry brings its code, highlighted, with a copy
     button, and nothing else's."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    p = open_page(ctx, base_url, lang, "self-attention")
+    p = open_page(ctx, base_url, lang, CHART_PAGES[0])
     loaded = lambda: p.evaluate("performance.getEntriesByType('resource').map(e => e.name)"
                                 ".filter(n => n.includes('/assets/code/'))")
     assert p.locator(".provenance-entry pre").count() == 0 and loaded() == []

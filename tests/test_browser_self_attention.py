@@ -2,13 +2,13 @@
 control changes what it should (read back from the Vega view), the worked example's claim holds on
 screen, and a control step re-renders quickly.
 
-Figures are found by their ids (#chart-<id>) on the page `self-attention`.
+Figures are found by their ids (#chart-<id>) on the section page that shows each (conftest.page_with_chart);
+a test names its chart with `@pytest.mark.chart(id)` and gets that page (fixture `page`) and the id (`chart`).
 """
 import pytest
 
-from conftest import ITEMS, LANGS, VIEW, open_page
+from conftest import ITEMS, LANGS, VIEW, open_page, page_with_chart
 
-PAGE = "self-attention"
 CHARTS = ("sa_receptive_field", "sa_toy_steps", "sa_patch_attention", "sqrt_scaling", "sa_heads",
           "sa_permutation", "sa_cost")
 PERSIAN = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
@@ -20,13 +20,19 @@ def digits(text: str, lang: str) -> str:
 
 
 @pytest.fixture
-def page(shared_page, request):
-    """The lesson in this test's language, opened once per module: each test works its own chart
-    (the speed test, last, every chart's slider), so no test reads what another one moved."""
+def chart(request):
+    return request.node.get_closest_marker("chart").args[0]
+
+
+@pytest.fixture
+def page(shared_page, request, chart):
+    """The section showing this test's chart, in this test's language, opened once per module: each test
+    works its own chart (the speed test, last, every chart's slider), so no test reads what another one moved."""
     lang = request.node.callspec.params["lang"]
-    p = shared_page(lang, PAGE)
+    where = page_with_chart(chart)
+    p = shared_page(lang, where)
     yield p
-    assert not p.errors, f"{lang}/{PAGE}: console errors {p.errors}"
+    assert not p.errors, f"{lang}/{where}: console errors {p.errors}"
 
 
 def signal(p, chart, name):
@@ -52,16 +58,17 @@ def pick(p, chart, name, value):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_all_seven_figures_are_on_the_page(page, lang):
+def test_all_seven_figures_are_on_the_page(shared_page, lang):
     for chart in CHARTS:
-        fig = page.locator(f"#chart-{chart}")
-        assert fig.count() == 1, f"{lang}: #chart-{chart} is missing from {PAGE}"
+        where = page_with_chart(chart)
+        fig = shared_page(lang, where).locator(f"#chart-{chart}")
+        assert fig.count() == 1, f"{lang}: #chart-{chart} is missing from {where}"
         assert fig.locator(":is(svg, canvas).marks").count() == 1
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_receptive_field_slider_grows_the_square(page, lang):
-    chart = "sa_receptive_field"
+@pytest.mark.chart("sa_receptive_field")
+def test_receptive_field_slider_grows_the_square(page, lang, chart):
     before = items(page, chart, "conv_numbers")[0]["text"]
     slide(page, chart, "layers", 13)
     assert signal(page, chart, "layers") == 13
@@ -74,8 +81,8 @@ def test_receptive_field_slider_grows_the_square(page, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_toy_t4_at_plus_two_gives_t1_t3_t4_equal_weight(page, lang):
-    chart = "sa_toy_steps"
+@pytest.mark.chart("sa_toy_steps")
+def test_toy_t4_at_plus_two_gives_t1_t3_t4_equal_weight(page, lang, chart):
     pick(page, chart, "step", 4)
     before = {(c["datum"]["i"], c["datum"]["j"]): c["text"] for c in items(page, chart, "cells")}
     slide(page, chart, "t4x", 2)
@@ -96,8 +103,8 @@ def test_toy_t4_at_plus_two_gives_t1_t3_t4_equal_weight(page, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_patch_attention_hover_and_divisor(page, lang):
-    chart = "sa_patch_attention"
+@pytest.mark.chart("sa_patch_attention")
+def test_patch_attention_hover_and_divisor(page, lang, chart):
     assert signal(page, chart, "rowq") == 10
 
     def hover(prefix, test):
@@ -147,8 +154,8 @@ def test_patch_attention_hover_and_divisor(page, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_sqrt_slider_on_the_lesson_page(page, lang):
-    chart = "sqrt_scaling"
+@pytest.mark.chart("sqrt_scaling")
+def test_sqrt_slider_on_the_lesson_page(page, lang, chart):
     before = page.locator(f"#chart-{chart} svg.marks").inner_html()
     slide(page, chart, "log2d", 2)
     assert signal(page, chart, "log2d") == 2
@@ -156,8 +163,8 @@ def test_sqrt_slider_on_the_lesson_page(page, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_heads_change_the_grids_not_the_parameter_count(page, lang):
-    chart = "sa_heads"
+@pytest.mark.chart("sa_heads")
+def test_heads_change_the_grids_not_the_parameter_count(page, lang, chart):
     params = items(page, chart, "params")[0]["text"]
     assert digits("224", lang) in params        # 4·32² + 4·32 = 4 224
     for heads in (8, 1, 2, 4):
@@ -173,8 +180,8 @@ def test_heads_change_the_grids_not_the_parameter_count(page, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_positional_encoding_wakes_the_permutation_error(page, lang):
-    chart = "sa_permutation"
+@pytest.mark.chart("sa_permutation")
+def test_positional_encoding_wakes_the_permutation_error(page, lang, chart):
 
     def shown():
         marks = items(page, chart, "big")          # big (plain) or big_mant (a·10ⁿ): one of them is drawn
@@ -192,8 +199,8 @@ def test_positional_encoding_wakes_the_permutation_error(page, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_patch_size_changes_the_bars(page, lang):
-    chart = "sa_cost"
+@pytest.mark.chart("sa_cost")
+def test_patch_size_changes_the_bars(page, lang, chart):
     bars = {b["datum"]["kind"]: b["datum"]["value"] for b in items(page, chart, "bar_values")}
     assert bars == {"matrix": 2 * 49 ** 2 * 32, "proj": 4 * 49 * 32 ** 2}
     pick(page, chart, "patch", 2)
@@ -207,13 +214,13 @@ def test_patch_size_changes_the_bars(page, lang):
 
 
 @pytest.mark.parametrize("lang", ["uk"])
-def test_a_slider_step_re_renders_fast(page, lang):
+def test_a_slider_step_re_renders_fast(shared_page, lang):
     """Time from an input event on a slider to the view having re-rendered (printed)."""
     cases = [("sa_receptive_field", "layers", [5, 9]), ("sa_toy_steps", "t4x", [0.5, 1.5]),
              ("sa_patch_attention", "divisor", [2, 8]), ("sqrt_scaling", "log2d", [4, 6]),
              ("sa_heads", "patch", [20, 40]), ("sa_permutation", "perm", [3, 6]), ("sa_cost", "dim", [64, 96])]
     for chart, name, values in cases:
-        times = []
+        page, times = shared_page(lang, page_with_chart(chart)), []
         for v in values:
             times.append(page.evaluate("""async ([id, name, v]) => {
               const el = document.querySelector('#chart-' + id + ' .chart-view');

@@ -7,7 +7,7 @@ gold words and reads the hovered row."""
 import numpy as np
 import pytest
 
-from conftest import ITEMS, LANGS, VIEW, data
+from conftest import ITEMS, LANGS, VIEW, data, page_with_chart
 from scripts.common import numfmt
 from scripts.common.i18n import strings
 
@@ -62,7 +62,7 @@ def expected_row(sa, shape, state, head, query):
 @pytest.mark.parametrize("lang", LANGS)
 def test_trained_maps_follow_shape_head_and_query(shared_page, lang):
     chart, sa = "sa_trained_maps", data("sa_trained")
-    p = shared_page(lang, "self-attention")      # shared with the next test, which reads another chart
+    p = shared_page(lang, page_with_chart(chart))
     p.locator(f"#chart-{chart}").scroll_into_view_if_needed()
 
     def check(shape, head, query):
@@ -113,7 +113,7 @@ def test_trained_maps_load_a_shape_when_it_is_picked(browser, base_url, lang):
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     requested = []
     ctx.on("request", lambda r: requested.append(r.url))
-    p = open_page(ctx, base_url, lang, "self-attention")
+    p = open_page(ctx, base_url, lang, page_with_chart(chart))
     parts = lambda: [u for u in requested if f"/{chart}." in u and u.endswith(".js")   # noqa: E731
                      and not u.endswith(f"/{chart}.js")]                                # (the spec itself)
     assert not parts(), f"{lang}: parts loaded before a shape was picked: {parts()}"
@@ -151,7 +151,7 @@ def test_trained_maps_load_a_shape_when_it_is_picked(browser, base_url, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_training_progress_reads_the_hovered_epoch(shared_page, lang):
     chart, sa = "sa_training_progress", data("sa_trained")
-    p = shared_page(lang, "self-attention")
+    p = shared_page(lang, page_with_chart(chart))
     """The readout gives the mean over seeds of the hovered epoch; the bands span the lowest to the highest seed."""
     ck = sa["over_seeds"]["checkpoints"]
     last = str(sa["epochs"])
@@ -173,7 +173,7 @@ def test_training_progress_reads_the_hovered_epoch(shared_page, lang):
 def test_learned_alignment_sentences_gold_and_rows(shared_page, lang):
     chart, ca = "ca_learned_alignment", data("ca_trained")
     t = strings(lang)["charts"][chart]
-    p = shared_page(lang, "cross-attention")
+    p = shared_page(lang, page_with_chart(chart))
     fig = p.locator(f"#chart-{chart}")
     fig.scroll_into_view_if_needed()
     seed = ca["sentences"]["source_sentence"]

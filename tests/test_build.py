@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from scripts.common import course
+
 pytestmark = pytest.mark.slow  # every test here builds in a subprocess: make test only
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -146,8 +148,12 @@ def hostile_project(tmp_path) -> Path:
 def test_strings_reach_html_escaped_for_their_place(tmp_path):
     proc = build(hostile_project(tmp_path), tmp_path / "site")
     assert proc.returncode == 0, proc.stderr[-3000:]
-    for page in ("self-attention/index.html", "fa/self-attention/index.html"):
-        html = (tmp_path / "site" / page).read_text(encoding="utf-8")
+    from conftest import page_citing, page_with_chart
+    shown = (page_with_chart("sa_heads"), page_citing("table: sa_scaling/by_d"))  # the hostile title, header, tip
+    for lang in course.codes():
+        page = f"{lang}: {', '.join(shown)}"
+        html = "".join((tmp_path / "site" / course.page_path(lang, p) / "index.html").read_text(encoding="utf-8")
+                       for p in dict.fromkeys(shown))
         assert "<img src=x" not in html and "<script>alert" not in html, f"{page}: a string went live as markup"
         assert "onerror=alert(1)" in html  # shown as text, escaped
         assert 'aria-label="&lt;img src=x onerror=alert(1)&gt; | &quot;q&quot;' in html  # search dialog, chart

@@ -3,7 +3,7 @@ keeps 4.5:1 contrast against what is behind it (a cell it sits on, or the page) 
 the plot frame is not near-white in dark."""
 import pytest
 
-from conftest import LANGS, LESSONS, RENDERED, page_url
+from conftest import CHART_PAGES, LANGS, page_url, RENDERED
 
 SCHEMES = {"default": 0, "slate": 1}
 
@@ -80,7 +80,7 @@ def loaded(browser, base_url):
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page", LESSONS)
+@pytest.mark.parametrize("page", CHART_PAGES)
 def test_chart_text_contrast_and_size(loaded, lang, page, scheme):
     texts = loaded(lang, page, scheme).evaluate(MEASURE)
     assert texts, f"{lang}/{page}: no chart text measured"
@@ -94,7 +94,7 @@ def test_chart_text_contrast_and_size(loaded, lang, page, scheme):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_dark_plot_frame_is_not_near_white(loaded, lang):
-    strokes = loaded(lang, LESSONS[0], "slate").evaluate("""() => [...document.querySelectorAll('.chart-view svg.marks path.background')]
+    strokes = loaded(lang, CHART_PAGES[0], "slate").evaluate("""() => [...document.querySelectorAll('.chart-view svg.marks path.background')]
         .map(e => getComputedStyle(e).stroke).filter(s => s && s !== 'none' && !/rgba\\(.*, 0\\)$/.test(s))""")
     import re
     for s in strokes:
@@ -154,7 +154,7 @@ def test_canvas_chart_text_is_painted_in_the_page_colours(loaded, lang, scheme):
         parts = [float(x) for x in re.findall(r"[\d.]+", s)]
         return parts[:3], (parts[3] if len(parts) > 3 else 1)
 
-    texts = [t for page in LESSONS for t in loaded(lang, page, scheme).evaluate(CANVAS_TEXT)]
+    texts = [t for page in CHART_PAGES for t in loaded(lang, page, scheme).evaluate(CANVAS_TEXT)]
     assert texts, f"{lang}: no chart drawn on a canvas (the test would prove nothing)"
     low = []
     for t in texts:

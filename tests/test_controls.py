@@ -7,11 +7,10 @@ import re
 
 import pytest
 
-from conftest import LANGS, SCROLL_NEAR, open_page, page_with_chart, pages
+from conftest import CHART_PAGES, LANGS, LESSON_PAGES, SCROLL_NEAR, SLIDER_PAGES, open_page, page_with_chart, pages
 from scripts.common import numfmt
 from scripts.common.i18n import strings
 
-LESSONS = ("self-attention", "cross-attention")
 OPEN_DETAILS = """() => document.querySelectorAll('.md-typeset details').forEach(d => {
   if (!d.closest('.vega-embed')) d.open = true; })"""
 # Elements that stick out of the viewport (and are not inside a scroll container that fits it), and
@@ -65,7 +64,7 @@ def readout(slider):
 
 # ── Defect 1: readouts ──────────────────────────────────────────────────────────────────────────
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page", LESSONS)  # the home page shows no interactive chart
+@pytest.mark.parametrize("page", SLIDER_PAGES)
 def test_slider_readouts_stay_in_the_page_language(context, base_url, lang, page):
     """After a drag, a click and arrow keys, every readout shows the slider's value in the page's
     digits and decimal sign, and Vega's own (Latin, point) readout stays hidden."""
@@ -181,7 +180,7 @@ STATE = """() => [...document.querySelectorAll('.chart-view')].map(el => {
 @pytest.mark.parametrize("lang", LANGS)
 def test_theme_switch_keeps_every_chosen_value(browser, base_url, lang):
     ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
-    p = open_page(ctx, base_url, lang, "self-attention")
+    p = open_page(ctx, base_url, lang, page_with_chart("sa_patch_attention"))   # sliders and a radio group
     for i in range(sliders(p).count()):                     # every slider to its upper quarter
         s = sliders(p).nth(i)
         s.scroll_into_view_if_needed()
@@ -283,7 +282,7 @@ def test_offline_note_links_to_the_online_page():
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_space_before_a_comma(shared_page, lang):
     """«Conv1d ،»: no space (nor a code box's padding) before a comma or semicolon."""
-    for page in LESSONS:
+    for page in LESSON_PAGES:
         p = shared(shared_page, lang, page)
         text = p.evaluate("document.querySelector('.md-typeset').innerText")
         assert not re.search(r"\S[ \u00a0][،؛,;]", text), re.findall(r".{12}[ \u00a0][،؛,;].{5}", text)[:5]
@@ -297,7 +296,7 @@ def test_no_space_before_a_comma(shared_page, lang):
 def test_root_sign_stays_before_its_argument_in_captions_and_headers(shared_page, lang):
     """√d in a figure caption or a data-table header reads √d, not d√ (the data tables opened)."""
     found = []
-    for page in ("index", *LESSONS):
+    for page in ("index", *LESSON_PAGES):
         p = shared(shared_page, lang, page)
         p.evaluate(OPEN_DETAILS)
         found += [(page, f) for f in p.evaluate(ORDER)]
@@ -361,8 +360,8 @@ def test_ukrainian_pages_write_a_decimal_comma(shared_page, page):
         charts += " | " + p.evaluate(CHART_TEXT)
     assert not POINT_DECIMAL.findall(text), f"uk/{page}: {POINT_DECIMAL.findall(text)[:8]}"
     assert not POINT_DECIMAL.findall(charts), f"uk/{page} charts: {POINT_DECIMAL.findall(charts)[:8]}"
-    if page in LESSONS:
-        assert re.search(r"\d,\d", text) and re.search(r"\d,\d", charts), "lessons show decimal numbers"
+    if page in CHART_PAGES:
+        assert re.search(r"\d,\d", text) and re.search(r"\d,\d", charts), "pages with charts show decimal numbers"
 
 
 def test_ukrainian_static_charts_write_a_decimal_comma():
@@ -381,7 +380,7 @@ def test_ukrainian_pdf_writes_a_decimal_comma(site_dir):
     assert pdf.exists(), "make site should put the uk PDF in site/downloads/"
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     allowed = set()
-    for page in LESSONS:
+    for page in LESSON_PAGES:
         html = (site_dir / page / "index.html").read_text(encoding="utf-8")
         for block in re.findall(r"<(?:pre|code)[^>]*>(.*?)</(?:pre|code)>|<annotation[^>]*>(.*?)</annotation>", html, re.S):
             allowed |= set(POINT_DECIMAL.findall(re.sub(r"<[^>]+>", "", " ".join(block))))

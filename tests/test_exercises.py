@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LANGS, ROOT
+from conftest import EXERCISE_PAGES, LANGS, LESSONS, ROOT
+from scripts.common import course
 
 DATA = json.loads((ROOT / "generated" / "data" / "exercises.json").read_text(encoding="utf-8"))
-MINIMUM = {"self-attention": 10, "cross-attention": 6}
 LINE = re.compile(r"^\{\{\s*exercise\s*:\s*(\S+)\s*\}\}$", re.M)
 EXERCISE = re.compile(r'<div class="exercise"[^>]*>.*?</details>\s*</div>', re.S)
 SOLUTION = re.compile(r'<details class="exercise-solution".*?</details>', re.S)
@@ -22,8 +22,8 @@ SOLUTION = re.compile(r'<details class="exercise-solution".*?</details>', re.S)
 ON_DEMAND = re.compile(r'(<details class="exercise-solution"[^>]*?) data-src="([^"]*)">(\s*<summary>.*?</summary>).*?(</details>)', re.S)
 
 
-def page_file(site_dir, lang, lesson) -> Path:
-    return site_dir / ("" if lang == "uk" else lang) / lesson / "index.html"
+def page_file(site_dir, lang, page) -> Path:
+    return site_dir / course.page_path(lang, page) / "index.html"
 
 
 def solution_script(page: Path, src: str) -> dict:
@@ -53,16 +53,24 @@ def attrs(block: str) -> dict:
     return {k: html.unescape(v) for k, v in re.findall(r'\b(data-[\w-]+|id)="([^"]*)"', head)}
 
 
-def ids_in_docs(lang, lesson):
-    return LINE.findall((ROOT / "docs" / lang / f"{lesson}.md").read_text(encoding="utf-8"))
+def ids_in_docs(lang, page):
+    """The exercises of a page (a page of the nav, or a path under docs/<lang>/ without .md)."""
+    path = course.source(lang, page) if page in course.pages() else ROOT / "docs" / lang / f"{page}.md"
+    return LINE.findall(path.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("lesson", MINIMUM)
+@pytest.mark.parametrize("lesson", LESSONS)
 def test_same_exercises_in_same_order_in_both_languages(lesson):
-    uk = ids_in_docs("uk", lesson)
-    assert len(uk) >= MINIMUM[lesson], f"{lesson}: {len(uk)} exercises, want at least {MINIMUM[lesson]}"
-    for lang in LANGS:
-        assert ids_in_docs(lang, lesson) == uk, f"docs/{lang}/{lesson}.md: exercises differ from uk"
+    """Each page of the chapter has the same exercises in every language; a chapter with exercises mixes
+    numeric (several), choice and derivation ones."""
+    uk = []
+    for page in (lesson, *course.sections(lesson)):
+        here = ids_in_docs("uk", page)
+        for lang in LANGS:
+            assert ids_in_docs(lang, page) == here, f"{course.source(lang, page)}: exercises differ from uk"
+        uk += here
+    if not uk:
+        return
     kinds = {DATA[i]["kind"] for i in uk}
     assert kinds == {"number", "choice", "derivation"}, f"{lesson}: mix numeric, choice and derivation ({kinds})"
     numbers = [i for i in uk if DATA[i]["kind"] == "number"]
@@ -80,7 +88,7 @@ def test_every_computed_exercise_is_used_once():
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("lesson", MINIMUM)
+@pytest.mark.parametrize("lesson", EXERCISE_PAGES)
 def test_built_pages_carry_numbered_exercises(site_dir, lang, lesson):
     page = built(site_dir, lang, lesson)
     blocks = EXERCISE.findall(page)
@@ -91,7 +99,7 @@ def test_built_pages_carry_numbered_exercises(site_dir, lang, lesson):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("lesson", MINIMUM)
+@pytest.mark.parametrize("lesson", EXERCISE_PAGES)
 def test_answers_equal_generated_and_stay_hidden(site_dir, lang, lesson):
     from scripts.common import numfmt
     for block in EXERCISE.findall(built(site_dir, lang, lesson)):
@@ -188,11 +196,12 @@ def test_unknown_exercise_fails_the_build_naming_page_and_id(tmp_path):
     from test_build import build
     docs = tmp_path / "proj" / "docs"
     shutil.copytree(ROOT / "docs", docs)
-    page = docs / "fa" / "cross-attention.md"
+    name = f"{course.languages()[-1].code}/{course.page_file(EXERCISE_PAGES[-1])}"
+    page = docs / name
     page.write_text(page.read_text(encoding="utf-8") + "\n\n{{ exercise: no_such_exercise }}\n", encoding="utf-8")
     proc = build(docs, tmp_path / "site")
     assert proc.returncode != 0
-    assert "docs/fa/cross-attention.md" in proc.stderr and "no_such_exercise" in proc.stderr, proc.stderr[-2000:]
+    assert f"docs/{name}" in proc.stderr and "no_such_exercise" in proc.stderr, proc.stderr[-2000:]
 
 
 @pytest.mark.parametrize("bad", ["0.268", None])
@@ -221,7 +230,7 @@ def test_pdf_has_the_answers_appendix_with_the_same_numbers(site_dir, lang):
     # the appendix is the last part: after its heading's last occurrence (the first is in the contents)
     assert body.count(title) >= 2, f"{lang} PDF: no «{title}» appendix"
     appendix = body[body.rindex(title):]
-    for lesson in MINIMUM:
+    for lesson in EXERCISE_PAGES:
         for n, ex_id in enumerate(ids_in_docs(lang, lesson), 1):
             label = words(lang)["ui"]["title"].format(n=numfmt.fmt(n, "d", lang))
             assert label in appendix, f"{lang} PDF appendix lacks «{label}»"
@@ -233,7 +242,7 @@ def test_pdf_has_the_answers_appendix_with_the_same_numbers(site_dir, lang):
     # in the lessons the questions are printed, numbered, with a choice's options, but no answer box
     assert words(lang)["ui"]["your_answer"] not in lessons
     lesson_words = set(re.findall(r"[\w\u200c]+", lessons))
-    for lesson in MINIMUM:
+    for lesson in EXERCISE_PAGES:
         count = len(ids_in_docs(lang, lesson))
         assert words(lang)["ui"]["title"].format(n=numfmt.fmt(count, "d", lang)) in lessons
         for ex_id in ids_in_docs(lang, lesson):
@@ -252,7 +261,7 @@ def test_generated_answers_match_a_fresh_computation():
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("lesson", MINIMUM)
+@pytest.mark.parametrize("lesson", EXERCISE_PAGES)
 def test_site_loads_solutions_when_opened_and_the_offline_copy_keeps_them(site_dir, offline_copy, lang, lesson):
     """On the site each solution's body waits in the page's solution script (the page links the PDF's
     answers for readers without JavaScript); the offline copy, read from disk, has them in the page."""
@@ -276,7 +285,7 @@ def test_site_loads_solutions_when_opened_and_the_offline_copy_keeps_them(site_d
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("lesson", MINIMUM)
+@pytest.mark.parametrize("lesson", EXERCISE_PAGES)
 def test_no_form_control_in_a_lesson_outside_a_template(site_dir, lang, lesson):
     """A form control in a lesson block that skips its layout (hooks/render_on_view.py) made Chromium's
     form autofill style and lay out that whole block at DOMContentLoaded and load: every exercise's form

@@ -4,7 +4,8 @@ accepted, a wrong one gets the hint, a close one is called close, a choice marks
 the solution opens by keyboard, and each numeric exercise accepts its own printed answer."""
 import pytest
 
-from conftest import LANGS, LESSONS, SCROLL_NEAR, data, open_page, page_url
+from scripts.common import course
+from conftest import data, EXERCISE_PAGES, LANGS, LESSONS, open_page, page_citing, page_url, SCROLL_NEAR
 
 DATA = data("exercises")
 PERSIAN = str.maketrans("0123456789.", "۰۱۲۳۴۵۶۷۸۹٫")
@@ -56,9 +57,9 @@ def where(request):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_numeric_answer_checked_in_the_page(exercise_page, where, lang):
-    p = exercise_page(where, lang, "self-attention")
-    words = ui(lang)
     ex = "sa_weight_t4"
+    p = exercise_page(where, lang, page_citing(f"exercise: {ex}"))
+    words = ui(lang)
     assert p.locator(f"#exercise-{ex} .exercise-hint").is_hidden()
     assert p.locator(f"#exercise-{ex} .exercise-feedback").get_attribute("role") == "status"
     # a wrong answer: "not yet", and the hint appears
@@ -87,9 +88,9 @@ def test_numeric_answer_checked_in_the_page(exercise_page, where, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_choice_marks_the_option_and_solution_opens_by_keyboard(exercise_page, where, lang):
-    p = exercise_page(where, lang, "cross-attention")
-    words = ui(lang)
     ex = "ca_mask_choice"
+    p = exercise_page(where, lang, page_citing(f"exercise: {ex}"))
+    words = ui(lang)
     root = p.locator(f"#exercise-{ex}")
     root.evaluate(SCROLL_NEAR)  # its form comes as it nears the screen
     wrong = next(o for o in DATA[ex]["options"] if o != DATA[ex]["answer"])
@@ -120,23 +121,26 @@ def test_choice_marks_the_option_and_solution_opens_by_keyboard(exercise_page, w
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("lesson", ["self-attention", "cross-attention"])
+@pytest.mark.parametrize("lesson", LESSONS)
 def test_every_numeric_exercise_accepts_its_printed_answer(exercise_page, lang, lesson):
-    """The number the solution prints (the language's digits and separators) reads back as right."""
-    p = exercise_page("online", lang, lesson)
-    ids = p.eval_on_selector_all(".exercise[data-kind=number]", "els => els.map(e => e.id.replace('exercise-', ''))")
-    assert ids
-    for ex in ids:
-        solution = p.locator(f"#exercise-{ex} details.exercise-solution")
-        if not solution.evaluate("d => d.open"):
-            solution.locator("summary").click()  # its body loads as it opens (hooks/exercise_solutions.py)
-        printed = p.locator(f"#exercise-{ex} .exercise-answer .num").evaluate("e => e.textContent")
-        assert answer(p, ex, printed) == ui(lang)["right"], f"{lang} {ex}: printed answer {printed!r} not accepted"
-    assert not errors(p), errors(p)
+    """The number the solution prints (the language's digits and separators) reads back as right, on every
+    page of the chapter."""
+    for page in (lesson, *course.sections(lesson)):
+        if page not in EXERCISE_PAGES:
+            continue
+        p = exercise_page("online", lang, page)
+        ids = p.eval_on_selector_all(".exercise[data-kind=number]", "els => els.map(e => e.id.replace('exercise-', ''))")
+        for ex in ids:
+            solution = p.locator(f"#exercise-{ex} details.exercise-solution")
+            if not solution.evaluate("d => d.open"):
+                solution.locator("summary").click()  # its body loads as it opens (hooks/exercise_solutions.py)
+            printed = p.locator(f"#exercise-{ex} .exercise-answer .num").evaluate("e => e.textContent")
+            assert answer(p, ex, printed) == ui(lang)["right"], f"{lang} {ex}: printed answer {printed!r} not accepted"
+        assert not errors(p), errors(p)
 
 
 def test_reading_rules(exercise_page):
-    p = exercise_page("online", "uk", "self-attention")
+    p = exercise_page("online", course.default_language().code, EXERCISE_PAGES[0])
     cases = {"0,25": [0.25], "0.25": [0.25], "۰٫۲۵": [0.25], "٠٫٢٥": [0.25], "−1,5": [-1.5], "-1.5": [-1.5],
              "1 234,5": [1234.5], "1,234.5": [1234.5], "1.234,5": [1234.5], "۱٬۲۳۴٫۵": [1234.5],
              "1\u202f234": [1234], "1,234": [1.234, 1234], "1/4": [0.25], "۱/۴": [0.25], "3/0": [],
@@ -146,7 +150,7 @@ def test_reading_rules(exercise_page):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("lesson", LESSONS)
+@pytest.mark.parametrize("lesson", EXERCISE_PAGES)
 def test_a_form_comes_as_its_exercise_nears_the_screen(browser, base_url, lang, lesson):
     """At load the lesson holds no form of an exercise far below the screen (a control in a block that skips
     its layout made Chromium's autofill lay out that block, hooks/exercises.py); scrolled near, the exercise
@@ -184,7 +188,7 @@ def test_without_the_script_a_choice_shows_its_options_and_no_form(browser, base
     ctx = browser.new_context(java_script_enabled=False)
     p = ctx.new_page()
     seen = 0
-    for lesson in LESSONS:
+    for lesson in EXERCISE_PAGES:
         p.goto(page_url(base_url, lang, lesson), wait_until="load")
         assert p.locator(".exercise-form").count() == 0, f"{lang}/{lesson}: a form that cannot check anything"
         for ex in p.eval_on_selector_all(".exercise[data-kind=choice]", "els => els.map(e => e.id)"):

@@ -6,7 +6,7 @@ import re
 import pytest
 from mkdocs.exceptions import PluginError
 
-from conftest import LANGS, LESSONS, ROOT, pages
+from conftest import CHART_PAGES, LANGS, pages, ROOT
 from scripts.common import course, i18n, numfmt
 
 FIG_NUM = re.compile(r'<figcaption id="caption-([\w-]+)"><span class="fig-num">([^<]*)</span>')
@@ -17,7 +17,7 @@ def html_of(site_dir, lang, page):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page", LESSONS)
+@pytest.mark.parametrize("page", CHART_PAGES)
 def test_captions_number_figures_in_page_order(site_dir, lang, page):
     html = html_of(site_dir, lang, page)
     charts = re.findall(r'<figure class="chart" id="chart-([\w-]+)"', html)

@@ -3,7 +3,7 @@ a chart's spec arrive when the chart nears the viewport, scrolling alone draws e
 from disk), and the search index loads when search is opened."""
 import pytest
 
-from conftest import LANGS, LESSONS, NEXT_FRAME, local_url, page_url
+from conftest import CHART_PAGES, LANGS, local_url, NEXT_FRAME, page_url
 from scripts.common import course
 
 # drawn without asking charts.js for the rest (tools/browser.py ALL_CHARTS_RENDERED asks)
@@ -63,7 +63,7 @@ def check_lazy_then_drawn(p, requested, errors, where):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("lesson", LESSONS)
+@pytest.mark.parametrize("lesson", CHART_PAGES)
 def test_charts_load_as_the_reader_scrolls(browser, base_url, lang, lesson):
     ctx, p, requested, errors = opened(browser, page_url(base_url, lang, lesson))
     check_lazy_then_drawn(p, requested, errors, f"{lang}/{lesson}")
@@ -73,7 +73,7 @@ def test_charts_load_as_the_reader_scrolls(browser, base_url, lang, lesson):
 @pytest.mark.parametrize("lang", LANGS)
 def test_charts_load_as_the_reader_scrolls_from_disk(browser, offline_copy, lang):
     """The offline copy (file://): spec scripts and Vega load from disk as the reader scrolls."""
-    lesson = LESSONS[0]
+    lesson = CHART_PAGES[0]
     ctx, p, requested, errors = opened(browser, local_url(offline_copy, lang, lesson))
     check_lazy_then_drawn(p, requested, errors, f"{lang}/{lesson} from disk")
     ctx.close()
@@ -178,7 +178,7 @@ def test_a_font_that_never_arrives_holds_back_no_chart(browser, base_url, lang):
     p = ctx.new_page()
     stalled = []
     p.route("**/*.woff2", lambda route: stalled.append(route.request.url))  # never answered
-    p.goto(page_url(base_url, lang, LESSONS[0]), wait_until="domcontentloaded")
+    p.goto(page_url(base_url, lang, CHART_PAGES[0]), wait_until="domcontentloaded")
     p.evaluate("() => { window.courseCharts.renderAll(); }")  # not awaited: the charts are watched below
     p.wait_for_function(DRAWN, timeout=30000)
     assert stalled, f"{lang}: no font was requested, so none stalled"

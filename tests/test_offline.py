@@ -3,7 +3,8 @@ import zipfile
 
 import pytest
 
-from conftest import LANGS, local_url, open_page, pages
+from conftest import CHART_PAGES, LANGS, local_url, open_page, pages
+from scripts.common import course
 
 
 def test_archive_holds_the_course_only(site_dir):
@@ -39,11 +40,13 @@ def disk_only(context):
 
 def test_language_switch_from_disk(context, offline_copy):
     p = disk_only(context)
-    p.goto(local_url(offline_copy, "uk", "self-attention"))
-    href = p.locator("a[hreflang='fa']").first.get_attribute("href")
+    first, other = course.languages()[0].code, course.languages()[-1].code
+    page = CHART_PAGES[0]   # a section page, two folders down in the other language
+    p.goto(local_url(offline_copy, first, page))
+    href = p.locator(f"a[hreflang='{other}']").first.get_attribute("href")
     p.goto(p.url.rsplit("/", 1)[0] + "/" + href)
-    assert p.url.endswith("fa/self-attention.html"), p.url
-    assert p.evaluate("document.documentElement.lang") == "fa"
+    assert p.url.endswith(course.offline_path(other, page)), p.url
+    assert p.evaluate("document.documentElement.lang") == other
     p.close()
 
 

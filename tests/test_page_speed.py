@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LANGS, LESSONS, open_page, page_url, page_with_chart, pages
+from conftest import CHART_PAGES, LANGS, open_page, page_url, page_with_chart, pages
 from scripts.common import course
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
@@ -45,7 +45,7 @@ def test_a_block_on_the_first_screen_is_not_wrapped():
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page", LESSONS)
+@pytest.mark.parametrize("page", CHART_PAGES)
 def test_lesson_blocks_skip_layout_on_screen_and_show_on_paper(context, base_url, lang, page):
     p = open_page(context, base_url, lang, page)
     blocks = p.locator("article .cv")
@@ -67,7 +67,7 @@ def test_lesson_blocks_skip_layout_on_screen_and_show_on_paper(context, base_url
 def test_a_tip_or_a_chart_menu_lifts_its_blocks_clipping(context, base_url, lang):
     """A block clips what overflows it; while a provenance tip or a chart's menu shows, it does not
     (assets/js/lesson-blocks.js), and afterwards it skips layout again."""
-    p = open_page(context, base_url, lang, LESSONS[0])
+    p = open_page(context, base_url, lang, CHART_PAGES[0])
     cv = "el => getComputedStyle(el.closest('.cv')).contentVisibility"
     link = p.locator("article .cv a.src").nth(3)
     link.scroll_into_view_if_needed()
@@ -94,7 +94,7 @@ def test_a_tip_or_a_chart_menu_lifts_its_blocks_clipping(context, base_url, lang
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_in_page_link_lands_on_its_heading(context, base_url, lang):
-    page = LESSONS[0]
+    page = CHART_PAGES[0]
     p = open_page(context, base_url, lang, page)
     target = p.evaluate("[...document.querySelectorAll('article h2[id]')].at(-2).id")  # far down the page
     p.goto(page_url(base_url, lang, page) + "#" + target)
@@ -137,7 +137,7 @@ def test_rtl_page_is_no_wider_than_a_phone_before_scripts(browser, base_url, lan
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page", LESSONS)
+@pytest.mark.parametrize("page", CHART_PAGES)
 def test_nothing_in_the_lesson_sits_on_the_footer_before_scrolling(browser, base_url, lang, page):
     """A skipped block keeps a rough placeholder height; its content may run past it into the next block,
     but never onto the footer (Lighthouse's contrast audit read the footer's dark colour behind a summary
@@ -187,7 +187,7 @@ def test_fonts_of_a_formula_near_the_first_screen_are_preloaded_and_used(context
     """hooks/katex.py: a lesson whose first formula is near the top asks for KaTeX's two main fonts with the
     stylesheets; the browser uses both (a preload nobody uses only costs bandwidth); a page without a
     formula and the offline copy (file://, where a font preload is refused) ask for none."""
-    page = LESSONS[0]
+    page = CHART_PAGES[0]
     p = open_page(context, base_url, lang, page)
     preloaded = p.evaluate("[...document.querySelectorAll('link[rel=preload][as=font]')].map(l => l.href)"
                            ".filter(h => h.includes('/katex/'))")

@@ -7,7 +7,7 @@ import sys
 import pytest
 from mkdocs.exceptions import PluginError
 
-from conftest import ROOT, LANGS, LESSONS, local_url, page_url
+from conftest import CHART_PAGES, LANGS, local_url, page_url, ROOT
 
 # Records every change to <body>'s attributes with whether the page was still being parsed: a change
 # during parsing restyles what has been parsed so far (the header), one after it the whole page.
@@ -32,7 +32,7 @@ def test_with_nothing_stored_the_page_follows_the_system_and_is_not_restyled_aft
     for lang in LANGS:
         p = ctx.new_page()
         p.add_init_script(WATCH_BODY)
-        p.goto(page_url(base_url, lang, LESSONS[0]), wait_until="load")
+        p.goto(page_url(base_url, lang, CHART_PAGES[0]), wait_until="load")
         p.wait_for_timeout(500)
         assert scheme_of(p) == [scheme, meta, 1], f"{lang}: {system} system"
         late = [name for name, state in p.evaluate("window.__bodyChanges") if state != "loading"]

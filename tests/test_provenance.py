@@ -9,7 +9,7 @@ import pytest
 
 from scripts.common import course
 
-from conftest import LANGS, ROOT, pages
+from conftest import LANGS, ROOT, page_citing, pages
 
 OFFLINE = ROOT / "build" / "offline" / "attention-course"
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -98,7 +98,7 @@ def test_every_number_carries_its_source(site_dir, page, lang, offline):
 def test_provenance_part_is_in_the_page_language(site_dir, lang):
     import yaml
     heading = yaml.safe_load((ROOT / "scripts/i18n" / lang / "site.yml").read_text(encoding="utf-8"))["ui"]["provenance"]["heading"]
-    text = page_file(site_dir, lang, "self-attention", False).read_text(encoding="utf-8")
+    text = page_file(site_dir, lang, page_citing("sa_scaling/by_d[d=256].pmax_raw"), False).read_text(encoding="utf-8")
     assert re.search(rf'<h2 id="provenance">{re.escape(heading)}', text)
     assert 'data-source="sa_scaling/by_d[d=256].pmax_raw"' in text  # a row chosen by meaning, as written
 

@@ -10,7 +10,7 @@ import markdown
 import pytest
 from mkdocs.exceptions import PluginError
 
-from conftest import LANGS, LESSONS
+from conftest import LANGS, TABLE_PAGES
 from scripts.common import course, numfmt
 from scripts.common.i18n import strings
 
@@ -93,7 +93,7 @@ def html_of(site_dir, lang, page):
     return (site_dir / course.page_path(lang, page) / "index.html").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("lesson", LESSONS)
+@pytest.mark.parametrize("lesson", TABLE_PAGES)
 def test_every_lesson_table_is_numbered_alike_in_every_language(site_dir, lesson):
     """Each language numbers the same tables (same ids, in the same order) 1…N in its own digits; a
     chart's data table belongs to its figure and is not counted."""
@@ -118,7 +118,7 @@ def test_printed_notes_keep_the_table_numbers(site_dir, lang):
     # pdftotext writes right-to-left lines with bidi controls, the full stop moved to the line's visual end
     plain = lambda s: re.sub(r"\s+", " ", re.sub(r"[\u202a-\u202e\u2066-\u2069.]", "", s))  # noqa: E731
     squashed = plain(text)
-    for lesson in LESSONS:
+    for lesson in TABLE_PAGES:
         n = len(CAPTION.findall(html_of(site_dir, lang, lesson)))
         for i in (1, n):
             want = plain(label(lang, "table", i)).strip()

@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import vendor_assets  # noqa: E402
-from conftest import LANGS, LESSONS, open_page  # noqa: E402
+from conftest import CHART_PAGES, LANGS, open_page  # noqa: E402
 
 BUNDLE = vendor_assets.OUT / vendor_assets.VEGA_BUNDLE
 SPECS = sorted((ROOT / "generated" / "charts").glob("*/*.vg.json"))
@@ -143,7 +143,7 @@ def test_the_vendor_folder_ships_only_the_bundle(piece):
 def test_the_chart_menu_saves_svg_and_png(context, base_url, lang):
     """The chart's «⋯» menu (tools/vega/embed.js), from the bundle: each action saves the chart (SVG from Vega's string
     renderer, PNG from its canvas renderer), in every language."""
-    p = open_page(context, base_url, lang, LESSONS[0])
+    p = open_page(context, base_url, lang, CHART_PAGES[0])
     chart = p.locator(".chart-view").first
     links = chart.locator(".vega-actions a")
     menu = chart.locator("details:has(.vega-actions)")
