@@ -155,9 +155,27 @@ def on_page_context(context, page, config, nav, **kwargs):
     return context
 
 
-def on_post_page(output: str, page, config, **kwargs) -> str:
-    # Material titles a section with an index page by a <label tabindex=""> (navigation.sections): not a number
+TOC_LABEL = '<label class="md-nav__title" for="__toc">'
+TOC_TOGGLE = '<input class="md-nav__toggle md-toggle" type="checkbox" id="__toc">'
+
+
+def material_markup(output: str) -> str:
+    """Two pieces of Material's markup that chapters bring and the HTML checker refuses: a section with an
+    index page is titled by a <label tabindex=""> (not a number); on that index page the contents' label
+    names the toggle `__toc`, which Material writes only for pages that are not a section's index."""
     output = output.replace(' tabindex="">', ">")
+    if TOC_LABEL in output and 'id="__toc"' not in output:
+        output = output.replace(TOC_LABEL, TOC_TOGGLE + TOC_LABEL, 1)
+    return output
+
+
+@event_priority(50)  # before hooks/notfound.py keeps the 404 page's output
+def on_post_template(output: str, template_name: str, config, **kwargs):
+    return material_markup(output) if template_name == "404.html" else output
+
+
+def on_post_page(output: str, page, config, **kwargs) -> str:
+    output = material_markup(output)
     anchors = page.meta.get("old_anchors")
     if not anchors:
         return output
