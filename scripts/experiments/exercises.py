@@ -210,7 +210,11 @@ def sa_block_exp16() -> dict:
             x = np.nextafter(x, np.float16(np.inf))
         while not np.isfinite(np.exp(x)):
             x = np.nextafter(x, np.float16(-np.inf))
-    return number(float(x), 2, 0.05, f16_max=float(big), ln_max=math.log(float(big)))
+        nxt = np.nextafter(x, np.float16(np.inf))
+        # three places: 11.09 (two) is stored as the next float16, 11.09375, whose exp is inf;
+        # the checked answer rounded to three places must still be x in float16
+        assert np.float16(round(float(x), 3)) == x and np.isinf(np.exp(nxt))
+    return number(float(x), 3, 0.01, f16_max=float(big), ln_max=math.log(float(big)), next=float(nxt))
 
 
 EXERCISES = [sa_rf_layers, sa_weight_t4, sa_row_unchanged, sa_entropy, sa_dot_std, sa_grad_uniform,
