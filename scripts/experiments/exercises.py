@@ -34,7 +34,8 @@ def sa_rf_layers() -> dict:
     """Smallest L with 2L + 1 >= side: the receptive field of L 3×3 layers spans the frame."""
     side = 64
     layers = next(n for n in range(side) if 2 * n + 1 >= side)
-    return number(layers, 0, 1, fmt="d", side=side, rf=2 * layers + 1, rf_before=2 * layers - 1)
+    # no "close" band: one layer fewer (rf_before < side) is the off-by-one the exercise is about
+    return number(layers, 0, 0, fmt="d", side=side, rf=2 * layers + 1, rf_before=2 * layers - 1)
 
 
 def sa_weight_t4() -> dict:
@@ -126,13 +127,16 @@ def ca_shape() -> dict:
 
 
 def ca_step_weight() -> dict:
-    """The lesson's keys with another query: weight on the third word (the one the step picks)."""
-    q = [2.0, 0.0]
+    """The lesson's keys with another query: weight on the third word (the one the step picks).
+    The query is chosen so the answer is far from the lesson's own 0.77 (more than `close` away)."""
+    q = [0.0, 2.0]
     keys = [[1, 0], [0, 1], [2, 2], [-1, 1]]
     scores = [q[0] * k[0] + q[1] * k[1] for k in keys]
     scaled = [s / math.sqrt(2) for s in scores]
     w = softmax(scaled)
     assert int(np.argmax(w)) == 2  # the question asks about the word the step picks
+    lesson = softmax([(k[0] + k[1]) / math.sqrt(2) for k in keys])[2]  # the lesson's q = (1, 1)
+    assert abs(w[2] - lesson) > 0.02, (w[2], lesson)
     return number(w[2], 2, 0.02, q=q, q1=q[0], q2=q[1], s1=scores[0], s2=scores[1], s3=scores[2], s4=scores[3],
                   z1=scaled[0], z2=scaled[1], z3=scaled[2], z4=scaled[3], w1=w[0], w2=w[1], w4=w[3],
                   exp_sum=sum(math.exp(z) for z in scaled))
@@ -206,7 +210,11 @@ def sa_block_exp16() -> dict:
             x = np.nextafter(x, np.float16(np.inf))
         while not np.isfinite(np.exp(x)):
             x = np.nextafter(x, np.float16(-np.inf))
-    return number(float(x), 2, 0.05, f16_max=float(big), ln_max=math.log(float(big)))
+        nxt = np.nextafter(x, np.float16(np.inf))
+        # three places: 11.09 (two) is stored as the next float16, 11.09375, whose exp is inf;
+        # the checked answer rounded to three places must still be x in float16
+        assert np.float16(round(float(x), 3)) == x and np.isinf(np.exp(nxt))
+    return number(float(x), 3, 0.01, f16_max=float(big), ln_max=math.log(float(big)), next=float(nxt))
 
 
 EXERCISES = [sa_rf_layers, sa_weight_t4, sa_row_unchanged, sa_entropy, sa_dot_std, sa_grad_uniform,

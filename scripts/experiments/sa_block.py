@@ -23,6 +23,8 @@ Keys returned:
   slider                [{scale, key, method, weight, status}] the t1 row × scale in float32, both ways
   overflow_scale        the smallest slider scale at which naive float32 gives nan
   overflow_logit        the row's largest score at that scale
+  overflow_before       the slider scale just below it (naive still gives numbers), with
+  overflow_before_logit its largest score: the break lies between the two
 """
 import math
 
@@ -208,4 +210,6 @@ def compute() -> dict:
         "slider": slider,
         "overflow_scale": first,
         "overflow_logit": next(r["max_logit"] for r in slider if r["scale"] == first),
+        "overflow_before": first - 1,
+        "overflow_before_logit": next(r["max_logit"] for r in slider if r["scale"] == first - 1),
     }
