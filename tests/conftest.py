@@ -44,6 +44,18 @@ SLIDER_PAGES = tuple(p for p in CHART_PAGES if any(
     .read_text(encoding="utf-8") for c in _charts_of(p)))
 
 
+def _on_canvas(chart: str) -> bool:
+    """The chart asks for a canvas on screen (usermeta.renderer in its generated spec, assets/js/charts.js)."""
+    spec = json.loads((ROOT / "generated" / "charts" / course.default_language().code / f"{chart}.vg.json")
+                      .read_text(encoding="utf-8"))
+    return (spec.get("usermeta") or {}).get("renderer") == "canvas"
+
+
+# pages with a chart drawn as SVG on screen (text and slider tests read its SVG; a canvas chart is read
+# by the tests of canvas charts)
+SVG_CHART_PAGES = tuple(p for p in CHART_PAGES if not all(_on_canvas(c) for c in _charts_of(p)))
+
+
 def pages() -> list[str]:
     """Page paths without language, e.g. 'index', 'self-attention' (a chapter's overview), 'self-attention/formula'."""
     return sorted(course.pages())

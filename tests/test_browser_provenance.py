@@ -2,7 +2,7 @@
 import pytest
 import yaml
 
-from conftest import CHART_PAGES, LANGS, ROOT, open_page, page_citing
+from conftest import LANGS, ROOT, open_page, page_citing
 
 
 def tip_words(lang: str) -> str:
@@ -45,7 +45,7 @@ def test_code_listings_load_when_opened(browser, base_url, lang):
     """The page arrives without the listings; opening an entry brings its code, highlighted, with a copy
     button, and nothing else's."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    p = open_page(ctx, base_url, lang, CHART_PAGES[0])
+    p = open_page(ctx, base_url, lang, page_citing("sa_toy/"))   # the page whose numbers come from sa_toy
     loaded = lambda: p.evaluate("performance.getEntriesByType('resource').map(e => e.name)"
                                 ".filter(n => n.includes('/assets/code/'))")
     assert p.locator(".provenance-entry pre").count() == 0 and loaded() == []

@@ -3,7 +3,7 @@ keeps 4.5:1 contrast against what is behind it (a cell it sits on, or the page) 
 the plot frame is not near-white in dark."""
 import pytest
 
-from conftest import CHART_PAGES, LANGS, page_url, RENDERED
+from conftest import CHART_PAGES, LANGS, page_url, RENDERED, SVG_CHART_PAGES
 
 SCHEMES = {"default": 0, "slate": 1}
 
@@ -80,7 +80,7 @@ def loaded(browser, base_url):
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page", CHART_PAGES)
+@pytest.mark.parametrize("page", SVG_CHART_PAGES)  # SVG text; canvas text: test_canvas_chart_text_is_painted_in_the_page_colours
 def test_chart_text_contrast_and_size(loaded, lang, page, scheme):
     texts = loaded(lang, page, scheme).evaluate(MEASURE)
     assert texts, f"{lang}/{page}: no chart text measured"

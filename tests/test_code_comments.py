@@ -7,7 +7,7 @@ import tokenize
 
 import pytest
 
-from conftest import LANGS, ROOT
+from conftest import LANGS, LESSON_PAGES, ROOT
 from scripts.common import course
 from scripts.common.i18n import strings
 
@@ -21,8 +21,8 @@ def comments(path):
 
 def shown_on(lang):
     """(page, snippet) for every snippet a page of `lang` includes."""
-    for page in course.lessons():
-        text = (ROOT / "docs" / lang / f"{page}.md").read_text(encoding="utf-8")
+    for page in LESSON_PAGES:
+        text = course.source(lang, page).read_text(encoding="utf-8")
         for rel in re.findall(r'--8<-- "(scripts/snippets/[\w/]+\.py)"', text):
             yield page, ROOT / rel
 

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHART_PAGES, LANGS, open_page, page_url, page_with_chart, pages
+from conftest import CHART_PAGES, LANGS, LESSON_PAGES, LESSONS, open_page, page_url, page_with_chart, pages
 from scripts.common import course
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 from browser import ALL_CHARTS_RENDERED  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hooks"))
-from render_on_view import wrap  # noqa: E402
+from render_on_view import _TopLevel, FIRST_SCREEN_CHARS, HEADING, text_chars, wrap  # noqa: E402
 
 HEAVY = "sa_patch_attention"
 RTL = [lang.code for lang in course.languages() if lang.rtl]
@@ -44,30 +44,75 @@ def test_a_block_on_the_first_screen_is_not_wrapped():
     assert wrap(html, first_screen=400) == html, "every block here starts on the first screen (the last is never wrapped)"
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page", CHART_PAGES)
-def test_lesson_blocks_skip_layout_on_screen_and_show_on_paper(context, base_url, lang, page):
-    p = open_page(context, base_url, lang, page)
-    blocks = p.locator("article .cv")
-    assert blocks.count() >= 5, f"{lang}/{page}: the lesson text is not in blocks"
-    assert p.evaluate("[...document.querySelectorAll('article .cv')].every(b => "
-                      "getComputedStyle(b).contentVisibility === 'auto')")
-    # the lesson's own headings stay outside the blocks (headings inside a block belong to a part of it)
-    assert p.locator("article .cv > :is(h1, h2, h3, h4, h5, h6)").count() == 0, "headings stay outside the blocks"
-    assert p.locator("article > h2").count() >= 5
-    p.emulate_media(media="print")
-    assert p.evaluate("[...document.querySelectorAll('article .cv')].every(b => "
-                      "getComputedStyle(b).contentVisibility === 'visible' && getComputedStyle(b).contain === 'none')"), \
-        f"{lang}/{page}: printed notes must show every block"
-    p.emulate_media(media="screen")
-    p.close()
+MARGIN = 300  # characters: the built article holds a little more text than the content the hook wrapped
+
+
+def far_headings(site_dir, lang, page) -> tuple[list[str], list[str]]:
+    """Ids of the top-level headings of a built lesson page that open a run of text (not the last run,
+    which stays unwrapped) beginning well past the first phone screen (those must be followed by a block),
+    and of those well within it (never followed by one): hooks/render_on_view.py's rule, read back from
+    the built page with a margin either side of FIRST_SCREEN_CHARS."""
+    html = (site_dir / course.page_path(lang, page) / "index.html").read_text(encoding="utf-8")
+    start = re.search(r"<article[^>]*>", html).end()
+    art = html[start:html.index("</article>", start)]
+    parser = _TopLevel(art)
+    parser.feed(art)
+    parser.close()
+    els = parser.found
+    heads = [i for i, (_, _, tag) in enumerate(els[:-1]) if HEADING.match(tag) and tag != "h1"
+             and not HEADING.match(els[i + 1][2])][:-1]   # a heading with text after it; the last run stays
+    ident = lambda i: re.match(r'<h\d[^>]*\bid="([^"]+)"', art[els[i][0]:]).group(1)  # noqa: E731
+    far = [ident(i) for i in heads if text_chars(art[:els[i][0]]) >= FIRST_SCREEN_CHARS + MARGIN]
+    near = [ident(i) for i in heads if text_chars(art[:els[i][0]]) < FIRST_SCREEN_CHARS - MARGIN]
+    return far, near
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_tip_or_a_chart_menu_lifts_its_blocks_clipping(context, base_url, lang):
+def test_lesson_blocks_skip_layout_on_screen_and_show_on_paper(context, base_url, site_dir, lang):
+    """Every lesson page whose text goes on past the first phone screen (a heading beyond it opens a run
+    that is not the last): each such run is a block that skips layout on screen and shows on paper, the
+    runs on the first screen are not; every chapter has such a page."""
+    chapters = set()
+    for page in LESSON_PAGES:
+        far, near = far_headings(site_dir, lang, page)
+        if not far:
+            continue
+        chapters.add(course.chapter_of(page))
+        p = open_page(context, base_url, lang, page)
+        after = "ids => ids.map(id => document.getElementById(id).nextElementSibling?.classList.contains('cv'))"
+        assert all(p.evaluate(after, far)), f"{lang}/{page}: text after {far} is not in blocks"
+        assert not any(p.evaluate(after, near)), f"{lang}/{page}: a block on the first screen ({near})"
+        assert p.evaluate("[...document.querySelectorAll('article .cv')].every(b => "
+                          "getComputedStyle(b).contentVisibility === 'auto')")
+        # the lesson's own headings stay outside the blocks (headings inside a block belong to a part of it)
+        assert p.locator("article .cv > :is(h1, h2, h3, h4, h5, h6)").count() == 0, "headings stay outside the blocks"
+        p.emulate_media(media="print")
+        assert p.evaluate("[...document.querySelectorAll('article .cv')].every(b => "
+                          "getComputedStyle(b).contentVisibility === 'visible' && getComputedStyle(b).contain === 'none')"), \
+            f"{lang}/{page}: printed notes must show every block"
+        p.close()
+    assert chapters == {course.chapter_of(c) for c in LESSONS}, f"{lang}: chapters without a page long enough for blocks"
+
+
+def page_with_blocks_holding(site_dir, lang, needs) -> str:
+    """The first chart page whose built blocks (each from its opening tag to the next heading or block)
+    hold what `needs(list of block HTML)` asks."""
+    for page in CHART_PAGES:
+        html = (site_dir / course.page_path(lang, page) / "index.html").read_text(encoding="utf-8")
+        blocks = re.findall(r'<div class="cv" style="[^"]*">(.*?)(?=<h\d|<div class="cv")', html, re.S)
+        if needs(blocks):
+            return page
+    pytest.fail(f"{lang}: no chart page whose blocks hold what the test needs")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_tip_or_a_chart_menu_lifts_its_blocks_clipping(context, base_url, site_dir, lang):
     """A block clips what overflows it; while a provenance tip or a chart's menu shows, it does not
-    (assets/js/lesson-blocks.js), and afterwards it skips layout again."""
-    p = open_page(context, base_url, lang, CHART_PAGES[0])
+    (assets/js/lesson-blocks.js), and afterwards it skips layout again. Read on the first chart page whose
+    blocks hold four provenance links and a chart."""
+    page = page_with_blocks_holding(site_dir, lang, lambda blocks: sum(b.count('<a class="src"') for b in blocks) >= 4
+                                    and any('class="chart-view' in b for b in blocks))
+    p = open_page(context, base_url, lang, page)
     cv = "el => getComputedStyle(el.closest('.cv')).contentVisibility"
     link = p.locator("article .cv a.src").nth(3)
     link.scroll_into_view_if_needed()
@@ -117,8 +162,24 @@ def test_heavy_heatmap_is_a_canvas_on_screen_and_svg_on_paper(browser, base_url,
         assert p.locator(f"#chart-{HEAVY} .marks").get_attribute("aria-hidden") == "true"
         others = p.evaluate(f"[...document.querySelectorAll('.chart-view:not([data-chart={HEAVY}]) .marks')]"
                             ".map(e => e.tagName.toLowerCase())")
-        assert others and set(others) == {"svg"}, f"{lang} {media}: the other charts should stay SVG"
+        assert set(others) <= {"svg"}, f"{lang} {media}: the other charts should stay SVG"
         ctx.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_only_the_heavy_heatmap_asks_for_a_canvas(context, base_url, lang):
+    """The other charts stay SVG on screen (their text is read, searched and measured): every chart of
+    every other chart page (the heavy chart's page now holds it alone)."""
+    heavy, drawn = page_with_chart(HEAVY), 0
+    for page in CHART_PAGES:
+        if page == heavy:
+            continue
+        p = open_page(context, base_url, lang, page)
+        marks = p.evaluate("[...document.querySelectorAll('.chart-view .marks')].map(e => e.tagName.toLowerCase())")
+        assert marks and set(marks) == {"svg"}, f"{lang}/{page}: {marks}: the other charts should stay SVG"
+        drawn += len(marks)
+        p.close()
+    assert drawn, f"{lang}: no other chart page"
 
 
 @pytest.mark.parametrize("lang", RTL)

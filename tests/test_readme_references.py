@@ -35,7 +35,7 @@ def test_the_readme_has_examples_of_every_form():
 def test_the_readme_examples_build(tmp_path):
     refs = [e for e in examples() if e != "{{ provenance }}"]
     extra = "\n\n".join(refs) + "\n\n{{ provenance }}"   # provenance is a page's last part
-    page = f"{course.default_language().code}/{course.lessons()[0]}.md"
+    page = f"{course.default_language().code}/{course.page_file(course.lessons()[0])}"   # a chapter's overview
     docs, _ = copy_docs(tmp_path, "", page)
     target = docs / page
     text = target.read_text(encoding="utf-8").replace("{{ provenance }}", "")

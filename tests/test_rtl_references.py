@@ -4,7 +4,6 @@ import re
 
 import pytest
 
-from conftest import ROOT
 from scripts.common import course
 
 RTL = [lang.code for lang in course.languages() if lang.direction == "rtl"]
@@ -19,7 +18,9 @@ def reference_items(text):
 @pytest.mark.parametrize("lang", RTL)
 @pytest.mark.parametrize("lesson", list(course.lessons()))
 def test_latin_runs_in_references_are_isolated(lang, lesson):
-    items = reference_items((ROOT / "docs" / lang / f"{lesson}.md").read_text(encoding="utf-8"))
-    assert items, f"{lang}/{lesson}: no references section"
+    # a chapter's references: the section of any of its pages (its overview holds it since the split)
+    items = [item for page in (lesson, *course.sections(lesson))
+             for item in reference_items(course.source(lang, page).read_text(encoding="utf-8"))]
+    assert items, f"{lang}/{lesson}: no page of the chapter has a references section"
     bare = [item for item in items if re.search(r"[A-Za-z]", ISOLATED.sub("", item))]
     assert not bare, f"{lang}/{lesson}: wrap the Latin parts in <bdi lang=\"en\" dir=\"ltr\">: {bare[:3]}"
