@@ -159,11 +159,21 @@ TOC_LABEL = '<label class="md-nav__title" for="__toc">'
 TOC_TOGGLE = '<input class="md-nav__toggle md-toggle" type="checkbox" id="__toc">'
 
 
+# a chapter's entry in the nav (navigation.indexes): the overview's link, then a label holding only the toggle's icon
+NAV_ENTRY = re.compile(r'<a href="[^"]*" class="md-nav__link[^"]*">((?:(?!<a ).)*?)</a>\s*<label class="md-nav__link ?" '
+                       r'for="(__nav_[\d_]+)" id="\2_label">\s*<span class="md-nav__icon md-icon"></span>\s*</label>', re.S)
+
+
 def material_markup(output: str) -> str:
-    """Two pieces of Material's markup that chapters bring and the HTML checker refuses: a section with an
-    index page is titled by a <label tabindex=""> (not a number); on that index page the contents' label
-    names the toggle `__toc`, which Material writes only for pages that are not a section's index."""
+    """Three pieces of Material's markup that chapters bring and the checkers refuse: a section with an
+    index page is titled by a <label tabindex=""> (not a number); its nav is named by that label, which holds
+    only an icon (axe: navigation landmarks without a name, so not unique), so it is named by the chapter's
+    title instead; on that index page the contents' label names the toggle `__toc`, which Material writes
+    only for pages that are not a section's index."""
     output = output.replace(' tabindex="">', ">")
+    for m in NAV_ENTRY.finditer(output):
+        title = html.escape(" ".join(re.sub(r"<[^>]+>", "", m.group(1)).split()), quote=True)
+        output = output.replace(f'aria-labelledby="{m.group(2)}_label"', f'aria-label="{title}"')
     if TOC_LABEL in output and 'id="__toc"' not in output:
         output = output.replace(TOC_LABEL, TOC_TOGGLE + TOC_LABEL, 1)
     return output
