@@ -63,9 +63,11 @@ def add_lesson(proj: Path) -> None:
     """A nav entry and one page per language (front matter `lesson: true`): a chart and a value."""
     cfg = proj / "mkdocs.yml"
     text = cfg.read_text(encoding="utf-8")
-    last = course.lessons()[-1]
-    assert f"  - {last}.md\n" in text
-    cfg.write_text(text.replace(f"  - {last}.md\n", f"  - {last}.md\n  - {LESSON}.md\n", 1), encoding="utf-8")
+    # after the last page of the last chapter (a nav section or a page of its own), at the nav's top level
+    last = course.page_file(course.lesson_pages()[-1])
+    line = next((l for l in text.splitlines(keepends=True) if l.strip() == f"- {last}"), None)
+    assert line, f"mkdocs.yml: no nav line for {last}"
+    cfg.write_text(text.replace(line, line + f"  - {LESSON}.md\n", 1), encoding="utf-8")
     for folder in sorted(p for p in (proj / "docs").iterdir() if p.is_dir()):
         (folder / f"{LESSON}.md").write_text(
             "---\npromise: What a third lesson gives its reader.\nlesson: true\n---\n\n# Lesson three { #lesson-three }\n\n"
