@@ -20,7 +20,7 @@ from scripts.common import course
 
 pytestmark = pytest.mark.slow  # every test here builds in a subprocess: make test only
 
-NEW, LESSON = "xx", "third-lesson"
+NEW, LESSON, SECTION = "xx", "third-lesson", "one-idea"
 NUMERALS = "٠١٢٣٤٥٦٧٨٩"  # Arabic-Indic: none of the existing languages writes with them
 COPIED = ("docs", "hooks", "scripts", "generated", "overrides", "tests", "tools")
 
@@ -60,19 +60,23 @@ def add_language(proj: Path, base: str) -> None:
 
 
 def add_lesson(proj: Path) -> None:
-    """A nav entry and one page per language (front matter `lesson: true`): a chart and a value."""
+    """A chapter of its own in the nav, after the last one: its overview (front matter `lesson: true`, a
+    chart and a value) and one section page, in every language."""
     cfg = proj / "mkdocs.yml"
     text = cfg.read_text(encoding="utf-8")
-    # after the last page of the last chapter (a nav section or a page of its own), at the nav's top level
     last = course.page_file(course.lesson_pages()[-1])
     line = next((l for l in text.splitlines(keepends=True) if l.strip() == f"- {last}"), None)
     assert line, f"mkdocs.yml: no nav line for {last}"
-    cfg.write_text(text.replace(line, line + f"  - {LESSON}.md\n", 1), encoding="utf-8")
+    entry = f"  - {LESSON}:\n      - {LESSON}/index.md\n      - {LESSON}/{SECTION}.md\n"
+    cfg.write_text(text.replace(line, line + entry, 1), encoding="utf-8")
     for folder in sorted(p for p in (proj / "docs").iterdir() if p.is_dir()):
-        (folder / f"{LESSON}.md").write_text(
+        (folder / LESSON).mkdir()
+        (folder / LESSON / "index.md").write_text(
             "---\npromise: What a third lesson gives its reader.\nlesson: true\n---\n\n# Lesson three { #lesson-three }\n\n"
             "The toy vectors have {{ v: sa_toy/d | d }} components.\n\n"
-            "{{ chart: sqrt_scaling }}\n\n{{ provenance }}\n", encoding="utf-8")
+            "{{ chart: sqrt_scaling }}\n\n{{ sections }}\n\n{{ provenance }}\n", encoding="utf-8")
+        (folder / LESSON / f"{SECTION}.md").write_text(f"# One idea {{ #{SECTION} }}\n\nA short section.\n",
+                                                      encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
