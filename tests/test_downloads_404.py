@@ -84,7 +84,7 @@ def download_text(site: Path, lang: str) -> str:
     return m.group(1)
 
 
-@pytest.mark.slow  # a build or training in a subprocess: make test only
+@pytest.mark.slow  # a build in a subprocess, or a training: make test only
 def test_download_sizes_and_pages_come_from_the_files(tmp_path):
     from scripts.common import numfmt
     proj = project(tmp_path / "proj")
@@ -99,7 +99,7 @@ def test_download_sizes_and_pages_come_from_the_files(tmp_path):
             (folder / f"attention-course-{lang}.pdf").read_bytes()
 
 
-@pytest.mark.slow  # a build or training in a subprocess: make test only
+@pytest.mark.slow  # a build in a subprocess, or a training: make test only
 @pytest.mark.parametrize("damage,named", [
     ("fake_pdf", "not a valid PDF"),
     ("missing_pdf", "does not exist"),
@@ -126,7 +126,7 @@ def test_fake_or_missing_download_fails_the_build(tmp_path, damage, named):
     assert "make site" in proc.stderr and "Traceback" not in proc.stderr
 
 
-@pytest.mark.slow  # a build or training in a subprocess: make test only
+@pytest.mark.slow  # a build in a subprocess, or a training: make test only
 def test_missing_ui_string_names_language_and_key(tmp_path):
     proj = project(tmp_path / "proj")
     lang = languages()[-1]

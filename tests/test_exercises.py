@@ -190,7 +190,7 @@ def test_words_mirror_and_hold_no_typed_decimals():
         assert refs_of(uk["items"][ex_id]) == refs_of(fa["items"][ex_id]), f"{ex_id}: references differ uk/fa"
 
 
-@pytest.mark.slow  # a build or training in a subprocess: make test only
+@pytest.mark.slow  # a build in a subprocess, or a training: make test only
 def test_unknown_exercise_fails_the_build_naming_page_and_id(tmp_path):
     import shutil
     from test_build import build

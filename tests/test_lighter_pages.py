@@ -12,7 +12,8 @@ DRAWN = "[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rend
 # (each position is drawn at least once, as a reader's would be: a script that scrolled on between two
 # frames would skip a position the page never saw). Returns, for a screen whose charts were not all
 # drawn within 15 s, the charts still waiting and their state. Bounded: a frame is awaited 100 ms at
-# most (tools/browser.py NEXT_FRAME), a screen is at least 300 px, the whole read 4 minutes.
+# most (tools/browser.py NEXT_FRAME), a screen is at least 300 px and waited
+# on 15 s at most, the whole read 4 minutes.
 READ_TO_END = """async () => {
   const frame = NEXT_FRAME_JS;
   const onScreen = e => { const r = e.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; };
@@ -25,8 +26,7 @@ READ_TO_END = """async () => {
       await frame();
       const waiting = [...document.querySelectorAll('.chart-view')].filter(e => onScreen(e) && e.dataset.rendered !== '1');
       if (!waiting.length) break;
-      if (performance.now() - start > 15000 || performance.now() - begin > 240000 ||
-          waiting.some(e => e.dataset.rendered === 'error'))
+      if (performance.now() - start > 15000 || waiting.some(e => e.dataset.rendered === 'error'))
         return waiting.map(e => `${e.dataset.chart}: ${e.dataset.rendered === undefined ? 'never started' :
           e.dataset.rendered === '' ? 'still rendering' : 'error'} (screen at ${y} px, innerHeight ${innerHeight})`);
     }

@@ -31,7 +31,7 @@ def test_the_readme_has_examples_of_every_form():
     assert any(e.startswith("{{ v: timings:") for e in examples())
 
 
-@pytest.mark.slow  # a build or training in a subprocess: make test only
+@pytest.mark.slow  # a build in a subprocess, or a training: make test only
 def test_the_readme_examples_build(tmp_path):
     refs = [e for e in examples() if e != "{{ provenance }}"]
     extra = "\n\n".join(refs) + "\n\n{{ provenance }}"   # provenance is a page's last part

@@ -11,6 +11,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from conftest import data as committed  # generated/data/<name>.json, as the pages read it
 from scripts.common import jsonio
 from scripts.common.attention import LN49, entropy_rows, softmax_rows
 from scripts.common.shapes import (KINDS, N_PATCHES, corner_images, make_shape, patches,
@@ -30,10 +31,7 @@ def data(name):
     data the pages show, whose code is checked elsewhere: tests/test_generated.py (the manifest's code
     hashes), tests/test_trained_claims.py (a seed trained again), `make reproduce` (every seed again)."""
     mod = module(name)
-    if hasattr(mod, "train"):
-        return json.loads((Path(__file__).resolve().parent.parent / "generated" / "data" / f"{name}.json")
-                          .read_text(encoding="utf-8"))
-    return mod.compute()
+    return committed(name) if hasattr(mod, "train") else mod.compute()
 
 
 # --- the experiment contract -------------------------------------------------------------------

@@ -212,7 +212,7 @@ def test_chart_data_per_page_under_budget(page):
         assert total < PAGE_BUDGET, f"{lang}/{page}: {total} bytes of chart specs"
 
 
-@pytest.mark.slow  # a build or training in a subprocess: make test only
+@pytest.mark.slow  # a build in a subprocess, or a training: make test only
 def test_retraining_gives_the_same_numbers():
     """Each model's pictured seed trained again from scratch (one seed, so the suite stays short; `make
     reproduce` recomputes every seed under other CPU kernel paths): the same bytes as the committed ones."""
