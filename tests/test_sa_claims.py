@@ -391,8 +391,8 @@ def test_untrained_flatness_follows_the_score_scale_not_the_self_match():
 
 def test_on_shape_weight_against_each_shapes_share():
     """«Що змінює навчання»: on the ring the trained heads put more weight on the shape than on the cross,
-    in every seed, but the ring also covers far more patches; against each example's own patch share the
-    order turns: the cross's weight is the larger multiple of its share. One example image per shape
+    in every seed, but the ring also covers more patches; against each example's own patch share the
+    shapes nearly draw level (about twice their share each; ring's and cross's seed ranges overlap). One example image per shape
     (by_shape), over the seeds (over_seeds.by_shape), the spread the page states."""
     sa = data("sa_trained")
     for run in [sa] + sa["per_seed"]:
@@ -402,10 +402,13 @@ def test_on_shape_weight_against_each_shapes_share():
             assert math.isclose(r["trained_over_share"], r["trained_on_shape"] / r["patch_share"], rel_tol=1e-4)
             assert r["trained_over_share"] > 1
     shapes = sa["by_shape"]
-    assert shapes["ring"]["on_shape_patches"] > 2 * shapes["cross"]["on_shape_patches"]
+    assert shapes["ring"]["on_shape_patches"] > shapes["cross"]["on_shape_patches"]
     over = sa["over_seeds"]["by_shape"]
     assert over["ring"]["trained_on_shape"]["min"] > over["cross"]["trained_on_shape"]["max"]
-    assert over["ring"]["trained_over_share"]["max"] < over["cross"]["trained_over_share"]["min"]
+    means = [o["trained_over_share"]["mean"] for o in over.values()]
+    assert min(means) > 1.5 and max(means) / min(means) < 1.3
+    ring, cross = over["ring"]["trained_over_share"], over["cross"]["trained_over_share"]
+    assert ring["max"] > cross["min"] and cross["max"] > ring["min"]
 
 
 def test_untrained_heads_correlate_a_little_and_shorter_heads_pick_no_fewer_targets():
@@ -419,3 +422,16 @@ def test_untrained_heads_correlate_a_little_and_shorter_heads_pick_no_fewer_targ
     assert r["four_heads"]["over_draws"]["corr"]["min"] < 0
     for h in (4, 8):
         assert rows[(16, h)]["distinct_avg"] > rows[(32, h)]["distinct_avg"]
+
+
+def test_one_definition_of_patches_on_the_shape():
+    """«На справжній фігурі» and «Що змінює навчання» count "patches on the shape" the same way
+    (scripts.common.shapes.on_shape, a quarter of the patch covered): the same count per shape, and the
+    ring's rows give most of their weight to the ring."""
+    patch = {r["shape"]: r for r in data("sa_patch_attention")["summary"]}
+    trained = data("sa_trained")["by_shape"]
+    assert set(trained) <= set(patch)
+    for s, r in trained.items():
+        assert r["on_shape_patches"] == patch[s]["on_shape"], s
+    assert data("sa_patch_attention")["on_shape_cover"] == 0.25
+    assert patch["ring"]["on_shape_row_weight"] > 0.9

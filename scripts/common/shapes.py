@@ -65,6 +65,15 @@ def patches(img: np.ndarray, patch: int = PATCH) -> np.ndarray:
     return img.reshape(g_h, patch, g_w, patch).transpose(0, 2, 1, 3).reshape(g_h * g_w, patch * patch)
 
 
+ON_SHAPE = 0.25             # the one definition: a patch holds the shape when the shape covers a quarter of it
+
+
+def on_shape(clean: np.ndarray) -> np.ndarray:
+    """Which patches of a noise-free image (`draw`) hold the shape: a boolean mask over the patches.
+    Every experiment counts "patches on the shape" with this (a noisy image's mean would count other ones)."""
+    return patches(clean).mean(axis=1) >= ON_SHAPE
+
+
 def unpatch(tokens: np.ndarray, patch: int = PATCH) -> np.ndarray:
     """Inverse of `patches` for a square grid."""
     n = tokens.shape[0]

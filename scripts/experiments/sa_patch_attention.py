@@ -13,8 +13,11 @@ Keys returned:
       entropy_rows       entropy (nats) of each attention row at divisor 4
       max_rows           largest weight of each row at divisor 4
       mean_entropy, mean_row_max, entropy_pct   averages over the 49 rows; entropy as % of ln 49
-  summary: [{shape, mean_entropy, entropy_pct, mean_row_max, row10_entropy, on_shape}]
-      one row per shape; on_shape = patches whose mean (standardised) pixel exceeds 0
+  on_shape_cover         0.25: a patch is on the shape when the shape covers this share of it
+                         (scripts.common.shapes.on_shape, the definition sa_trained uses too)
+  summary: [{shape, mean_entropy, entropy_pct, mean_row_max, row10_entropy, on_shape, on_shape_row_weight}]
+      one row per shape; on_shape = patches on the shape; on_shape_row_weight = the weight a row of
+      such a patch gives to patches on the shape, averaged over those rows (divisor 4)
   ring_by_divisor: [{divisor, mean_entropy, mean_row_max, row10_entropy}]   the ring at a few
       divisors (1, 2, 4, 8, 16), for prose next to the slider
   source_claims            the source lesson's ring numbers next to ours (different generator: they differ)
@@ -22,7 +25,7 @@ Keys returned:
 import numpy as np
 
 from scripts.common.attention import LN49, entropy_rows, softmax_rows
-from scripts.common.shapes import shape_tokens
+from scripts.common.shapes import ON_SHAPE, draw, on_shape, shape_tokens
 
 SHAPES = ("ring", "square", "cross", "triangle")
 DIVISOR = 4.0
@@ -41,6 +44,8 @@ def compute() -> dict:
         x = shape_tokens(kind)
         s = np.round(x @ x.T, 3)
         ent, mx = row_stats(s, DIVISOR)
+        on = on_shape(draw(kind))
+        p = softmax_rows(s / DIVISOR)
         by_shape[kind] = {
             "patches": x.tolist(),
             "scores": s.tolist(),
@@ -56,7 +61,8 @@ def compute() -> dict:
             "entropy_pct": float(100 * ent.mean() / LN49),
             "mean_row_max": float(mx.mean()),
             "row10_entropy": float(ent[ROW]),
-            "on_shape": int((x.mean(axis=1) > 0).sum()),
+            "on_shape": int(on.sum()),
+            "on_shape_row_weight": float(p[on][:, on].sum(axis=1).mean()),
         })
 
     ring_s = np.asarray(by_shape["ring"]["scores"])
@@ -70,6 +76,7 @@ def compute() -> dict:
     return {
         "shapes": list(SHAPES),
         "d": 16,
+        "on_shape_cover": ON_SHAPE,
         "divisor": DIVISOR,
         "ln49": LN49,
         "uniform": 1 / 49,

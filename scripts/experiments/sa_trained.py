@@ -56,7 +56,7 @@ import torch
 from torch import nn
 
 from scripts.common.attention import LN49, entropy_rows
-from scripts.common.shapes import GRID, N_PATCHES, PATCH, SIZE, draw, make_shape, patches, standardize
+from scripts.common.shapes import GRID, N_PATCHES, PATCH, SIZE, draw, make_shape, on_shape, patches, standardize
 from scripts.common.shapes import SEEDS as SEEDS_OF_SHAPES
 from scripts.common.training import Stopwatch, deterministic, map_seeds, over_seeds, seconds_per_seed
 
@@ -69,7 +69,6 @@ D, HEADS, MLP = 16, 4, 64
 SETTLED = 0.8               # "the map is mostly set": this share of the entropy's fall is behind it
 SIZES = (12, SIZE)          # the side of the shape's square, in pixels
 NOISE = 0.1
-ON_SHAPE = 0.25             # a patch "contains the shape" when a noise-free pixel reaches this
 LAST_TRAINING = {}          # the last training's Stopwatch, for measure() (never in the data)
 
 
@@ -85,7 +84,7 @@ def images(n: int, rng: np.random.Generator):
         clean[r:r + size, c:c + size] = draw(SHAPES[y[i]], size)
         img = np.clip(clean + rng.normal(0.0, NOISE, clean.shape), 0.0, 1.0)
         x[i] = patches(standardize(img))
-        mask[i] = patches(clean).max(axis=1) >= ON_SHAPE
+        mask[i] = on_shape(clean)
     return torch.tensor(x), torch.tensor(y), mask
 
 
@@ -168,7 +167,7 @@ def train(seed: int) -> tuple[dict, dict, Stopwatch]:
     x_tr, y_tr, x_te, y_te, m_te = data()
     with deterministic(seed):
         ex_tokens = {s: torch.tensor(patches(standardize(make_shape(s, seed=SEEDS_OF_SHAPES[s])))) for s in SHAPES}
-        ex_on = {s: patches(draw(s)).max(axis=1) >= ON_SHAPE for s in SHAPES}
+        ex_on = {s: on_shape(draw(s)) for s in SHAPES}
         model = TinyViT()
         checkpoints = {"0": measure_attention(model, x_te, y_te, m_te)}
         examples = {s: {"untrained": example_maps(model, s, ex_tokens[s], ex_on[s])} for s in SHAPES}
