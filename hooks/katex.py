@@ -1,12 +1,14 @@
-"""Render every formula to HTML at build time with the pinned KaTeX (node), once per page.
+"""Render every formula to MathML at build time with the pinned KaTeX (node), once per page.
 
 pymdownx.arithmatex (generic mode) leaves \\( … \\) and \\[ … \\] in spans/divs; here they become
-KaTeX HTML, so pages need only KaTeX's stylesheet and fonts. A formula KaTeX rejects stops the
-build, naming the page and the formula. Renders are cached by content hash in .cache/katex/.
-KaTeX's fonts in the built site keep only the characters the formulas use (issue 12, lighter pages:
-about two thirds of their weight); the subsets are cached by character set in .cache/katex-fonts/.
-A page with a formula near its first screen preloads the two fonts nearly every formula draws with, so they
-are asked for with the stylesheets instead of after the first layout (issue 12, Lighthouse's first paint).
+MathML, which every engine the course supports draws (MathML Core), so pages ship no KaTeX script, no
+KaTeX stylesheet and none of its twenty fonts: one math font, STIX Two Math (pinned from npm), cut to the
+characters the formulas use. MathML alone is about a third of KaTeX's HTML-and-MathML elements (issue 23:
+the block section went from 4 117 elements to under 3 000). On a page whose language writes other digits
+(Persian), the digits of numbers inside formulas are that language's, as in its text. A formula KaTeX
+rejects stops the build, naming the page and the formula. Renders are cached by content hash in
+.cache/katex/, the font subset by character set in .cache/math-font/. A page with a formula near its
+first screen preloads the math font, so it is asked for with the stylesheets (issue 12, first paint).
 """
 from __future__ import annotations
 
@@ -25,15 +27,23 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from hooks.render_on_view import FIRST_SCREEN_CHARS, text_chars  # noqa: E402
 from hooks.worker_shim import offline_build  # noqa: E402
+from scripts.common.course import language  # noqa: E402
 
 RENDERER = ROOT / "tools" / "katex_render.cjs"
 CACHE = ROOT / ".cache" / "katex"
 MATH = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.S)
-FONTS = ROOT / "node_modules" / "katex" / "dist" / "fonts"
-FONT_CACHE = ROOT / ".cache" / "katex-fonts"
+FONT = ROOT / "node_modules" / "@fontsource" / "stix-two-math" / "files" / "stix-two-math-latin-400-normal.woff2"
+SITE_FONT = "assets/vendor/math/STIXTwoMath-Regular.woff2"    # tools/vendor_assets.py copies it there
+FONT_CACHE = ROOT / ".cache" / "math-font"
 TAG = re.compile(r"<[^>]*>")
-# italic letters and digits/signs: the fonts of nearly every formula (KaTeX's .mathnormal and .mord)
-FIRST_FONTS = ("KaTeX_Main-Regular", "KaTeX_Math-Italic")
+ANNOTATION = re.compile(r"<annotation\b.*?</annotation>", re.S)     # the TeX source: kept, never drawn
+NUMBER = re.compile(r"(<(mn|mtext)>)([^<]*)(</\2>)")
+# a one-letter <mi> is drawn in the Mathematical Italic block (MathML's math-auto): the font needs those
+MATH_ITALIC = [range(0x1D434, 0x1D468), range(0x1D6E2, 0x1D71C), [0x210E]]
+# drawn from markup, not text: <msqrt> takes the font's √ (and its taller variants), stretchy fences and
+# bars take theirs; the invisible operators KaTeX writes
+DRAWN = [0x221A, 0x2016, 0x2223, 0x2225, 0x27E8, 0x27E9, 0x2308, 0x2309, 0x230A, 0x230B, 0x23DE, 0x23DF,
+         0x2190, 0x2192, 0x2194, 0x203E, 0x2061, 0x2062, 0x2063, 0x2064]
 # text on a phone's first two screens: Chromium lays out a content-visibility block that near the viewport
 # at load (hooks/render_on_view.py), and so asks for its fonts
 NEAR_FIRST_SCREEN_CHARS = 2 * FIRST_SCREEN_CHARS
@@ -46,7 +56,8 @@ def on_pre_build(config, **kwargs) -> None:
 
 def _key(tex: str, display: bool) -> str:
     version = json.loads((ROOT / "node_modules/katex/package.json").read_text())["version"]
-    return hashlib.sha256(f"{version}\0{display}\0{tex}".encode()).hexdigest()
+    # the renderer's options (its output kind) are part of the render
+    return hashlib.sha256(f"{version}\0{RENDERER.read_text()}\0{display}\0{tex}".encode()).hexdigest()
 
 
 def render(items: list[tuple[str, bool]], where: str) -> list[str]:
@@ -63,6 +74,29 @@ def render(items: list[tuple[str, bool]], where: str) -> list[str]:
     return [(CACHE / k).read_text(encoding="utf-8") for k in keys]
 
 
+# KaTeX writes \\max, \\ln, \\sin as a name then U+2061 (function application), whose operator spacing is
+# zero in MathML Core: "max z" ran together as "maxz". TeX puts a thin space (3/18 em) after such a name.
+APPLY = "<mo>\u2061</mo>"
+APPLY_SPACED = '<mo lspace="0em" rspace="0.1667em">\u2061</mo>'
+
+
+# A sign right after an operator or an open group is a prefix (−a_i a_k after "="); MathML Core infers
+# the infix form from its place in the row and spaced it like a subtraction: "= − a".
+PREFIX = re.compile(r"(<mo[^>]*>[^<]*</mo>|<mrow>|<semantics>)<mo>([−+])</mo>")
+
+
+def spaced(mathml: str) -> str:
+    return PREFIX.sub(r'\1<mo form="prefix">\2</mo>', mathml.replace(APPLY, APPLY_SPACED))
+
+
+def in_numerals(mathml: str, lang) -> str:
+    """Digits (and the decimal point) of the numbers and text inside a formula, in the language's numerals."""
+    if lang.numerals == "0123456789":
+        return mathml
+    table = str.maketrans({**{str(i): d for i, d in enumerate(lang.numerals)}, ".": lang.decimal})
+    return NUMBER.sub(lambda m: m.group(1) + m.group(3).translate(table) + m.group(4), mathml)
+
+
 def on_post_page(content: str, page, config, **kwargs) -> str:
     # After the page is written out, not on its content: the search index then holds the TeX
     # source of each formula (searchable) instead of KaTeX's three renderings of it.
@@ -75,9 +109,10 @@ def on_post_page(content: str, page, config, **kwargs) -> str:
         display = m.group(1) == "div"
         tex = tex[2:-2] if tex[:2] in ("\\(", "\\[") else tex
         items.append((tex.strip(), display))
-    out = render(items, f"docs/{page.file.src_uri}")
+    lang = language(config["theme"]["language"])
+    out = [in_numerals(spaced(h), lang) for h in render(items, f"docs/{page.file.src_uri}")]
     for h in out:
-        used_chars.update(html.unescape(TAG.sub("", h)))
+        used_chars.update(html.unescape(TAG.sub("", ANNOTATION.sub("", h))))
     rendered = iter(out)
     content = MATH.sub(lambda m: (f'<div class="math">{next(rendered)}</div>' if m.group(1) == "div"
                                   else f'<span class="math">{next(rendered)}</span>'), content)
@@ -85,8 +120,8 @@ def on_post_page(content: str, page, config, **kwargs) -> str:
 
 
 def preload_first_fonts(content: str, page, config) -> str:
-    """The page's head asks for FIRST_FONTS when a formula is near the first screen. The page is finished
-    here (formulas are rendered after the template), so the links go in before </head>. Not in the offline
+    """The page's head asks for the math font when a formula is near the first screen. The page is finished
+    here (formulas are rendered after the template), so the link goes in before </head>. Not in the offline
     copy: a preload from file:// is a cross-origin request Chromium refuses (as in overrides/main.html)."""
     if offline_build(config):
         return content
@@ -94,28 +129,27 @@ def preload_first_fonts(content: str, page, config) -> str:
     first = content.find('class="katex"', article)
     if article < 0 or first < 0 or text_chars(content[article:first]) >= NEAR_FIRST_SCREEN_CHARS:
         return content
-    links = "".join(f'<link rel="preload" href="{get_relative_url(f"assets/vendor/katex/fonts/{name}.woff2", page.url)}" '
-                    'as="font" type="font/woff2" crossorigin>' for name in FIRST_FONTS)
-    return content.replace("</head>", links + "</head>", 1)
+    link = (f'<link rel="preload" href="{get_relative_url(SITE_FONT, page.url)}" '
+            'as="font" type="font/woff2" crossorigin>')
+    return content.replace("</head>", link + "</head>", 1)
 
 
 def on_post_build(config, **kwargs) -> None:
-    """Subset each KaTeX font the site ships to the characters its formulas use (plus ASCII, so a
-    fallback rendering never misses a Latin letter or digit)."""
+    """Cut the math font the site ships to the characters its formulas use, their italic forms, and ASCII
+    (so a fallback never misses a Latin letter or digit); the font's MATH table keeps the stretchy variants."""
     from fontTools import subset as ft
-    site_fonts = Path(config["site_dir"]) / "assets" / "vendor" / "katex" / "fonts"
-    if not site_fonts.is_dir():
+    dest = Path(config["site_dir"]) / SITE_FONT
+    if not dest.is_file():
         return
-    chars = sorted(used_chars | {chr(c) for c in range(0x20, 0x7F)})
-    unicodes = ",".join(f"U+{ord(c):04X}" for c in chars)
-    key = hashlib.sha256(("".join(chars) + (FONTS.parent.parent / "package.json").read_text()).encode()).hexdigest()[:16]
-    cache = FONT_CACHE / key
-    for dest in site_fonts.glob("*.woff2"):
-        small = cache / dest.name
-        if not small.exists():
-            small.parent.mkdir(parents=True, exist_ok=True)
-            tmp = small.with_suffix(".tmp")
-            ft.main([str(FONTS / dest.name), f"--unicodes={unicodes}", "--layout-features=*", "--flavor=woff2",
-                     f"--output-file={tmp}", "--no-hinting", "--desubroutinize", "--ignore-missing-unicodes"])
-            tmp.replace(small)
-        dest.write_bytes(small.read_bytes())
+    codes = {ord(c) for c in used_chars} | set(range(0x20, 0x7F)) | set(DRAWN) | {c for r in MATH_ITALIC for c in r}
+    unicodes = ",".join(f"U+{c:04X}" for c in sorted(codes))
+    key = hashlib.sha256((unicodes + FONT.read_bytes().hex()[:4096]
+                          + (FONT.parent.parent / "package.json").read_text()).encode()).hexdigest()[:16]
+    small = FONT_CACHE / key / dest.name
+    if not small.exists():
+        small.parent.mkdir(parents=True, exist_ok=True)
+        tmp = small.with_suffix(".tmp")
+        ft.main([str(FONT), f"--unicodes={unicodes}", "--layout-features=*", "--flavor=woff2",
+                 f"--output-file={tmp}", "--no-hinting", "--desubroutinize", "--ignore-missing-unicodes"])
+        tmp.replace(small)
+    dest.write_bytes(small.read_bytes())

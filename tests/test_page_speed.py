@@ -245,23 +245,23 @@ def test_no_script_holds_back_the_first_paint(site_dir):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_fonts_of_a_formula_near_the_first_screen_are_preloaded_and_used(context, base_url, offline_copy, lang):
-    """hooks/katex.py: a lesson whose first formula is near the top asks for KaTeX's two main fonts with the
-    stylesheets; the browser uses both (a preload nobody uses only costs bandwidth); a page without a
+    """hooks/katex.py: a lesson whose first formula is near the top asks for the math font with the
+    stylesheets; the browser uses it (a preload nobody uses only costs bandwidth); a page without a
     formula and the offline copy (file://, where a font preload is refused) ask for none."""
     page = CHART_PAGES[0]
     p = open_page(context, base_url, lang, page)
     preloaded = p.evaluate("[...document.querySelectorAll('link[rel=preload][as=font]')].map(l => l.href)"
-                           ".filter(h => h.includes('/katex/'))")
-    assert sorted(h.rsplit("/", 1)[1] for h in preloaded) == ["KaTeX_Main-Regular.woff2", "KaTeX_Math-Italic.woff2"], preloaded
+                           ".filter(h => h.includes('/math/'))")
+    assert [h.rsplit("/", 1)[1] for h in preloaded] == ["STIXTwoMath-Regular.woff2"], preloaded
     used = p.evaluate("""async () => { await document.fonts.ready;
-        return [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family + ' ' + f.style); }""")
-    assert {"KaTeX_Main normal", "KaTeX_Math italic"} <= set(used), f"{lang}/{page}: preloaded but not used: {used}"
+        return [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family); }""")
+    assert "STIX Two Math" in used, f"{lang}/{page}: preloaded but not used: {used}"
     assert not p.errors, p.errors
     p.close()
     offline_page = offline_copy / f"{course.language(lang).prefix}{page}.html"  # plain .html files (conftest.local_url)
     head = offline_page.read_text(encoding="utf-8").split("</head>")[0]
-    assert "katex/fonts/" not in head, f"offline {lang}/{page}: a font preload from file:// is refused"
+    assert "vendor/math/" not in head, f"offline {lang}/{page}: a font preload from file:// is refused"
     p = open_page(context, base_url, lang, "glossary")
-    assert p.evaluate("document.querySelectorAll('link[rel=preload][href*=\"/katex/\"]').length") == 0
+    assert p.evaluate("document.querySelectorAll('link[rel=preload][href*=\"/math/\"]').length") == 0
     assert p.locator(".katex").count() == 0, "the glossary now has a formula: pick another page without one"
     p.close()

@@ -1,11 +1,11 @@
-// Render TeX to HTML with the pinned KaTeX: reads [{tex, display}] as JSON on stdin,
-// writes [html] as JSON on stdout. Used by hooks/katex.py at build time, so pages ship no KaTeX JS.
+// Render TeX to MathML with the pinned KaTeX: reads [{tex, display}] as JSON on stdin,
+// writes [mathml] as JSON on stdout. Used by hooks/katex.py at build time, so pages ship no KaTeX JS.
 const katex = require("katex");
 let input = "";
 process.stdin.on("data", (chunk) => (input += chunk));
 process.stdin.on("end", () => {
   const out = JSON.parse(input).map(({ tex, display }) =>
-    katex.renderToString(tex, { displayMode: display, throwOnError: true, output: "htmlAndMathml", strict: "error" })
+    katex.renderToString(tex, { displayMode: display, throwOnError: true, output: "mathml", strict: "error" })
   );
   process.stdout.write(JSON.stringify(out));
 });

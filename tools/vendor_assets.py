@@ -73,19 +73,11 @@ def main() -> int:
     bundle_vega()
     # the offline build's web-worker shim for file:// (Material names a CDN copy unless given ours)
     copy(NM / "iframe-worker/shim/index.js", OUT / "iframe-worker/shim.js")
-    css = (NM / "katex/dist/katex.min.css").read_text(encoding="utf-8")
-    # keep only the woff2 source of each @font-face
-    css = re.sub(r',url\(fonts/[^)]+\.woff\) format\("woff"\)', "", css)
-    css = re.sub(r',url\(fonts/[^)]+\.ttf\) format\("truetype"\)', "", css)
-    # swap, not block: text shows at once in a fallback font instead of staying invisible until
-    # KaTeX's fonts arrive (first paint was waiting on them)
-    css = css.replace("font-display:block", "font-display:swap")
-    (OUT / "katex").mkdir(parents=True, exist_ok=True)
-    if "format(\"woff\")" in css or ".ttf" in css:
-        raise SystemExit("KaTeX CSS layout changed: update the woff2-only trimming in tools/vendor_assets.py")
-    (OUT / "katex/katex.min.css").write_text(css, encoding="utf-8")
-    for font in (NM / "katex/dist/fonts").glob("*.woff2"):
-        copy(font, OUT / "katex/fonts" / font.name)
+    # formulas are MathML (hooks/katex.py): one math font, cut to the formulas' characters after the build
+    copy(NM / "@fontsource/stix-two-math/files/stix-two-math-latin-400-normal.woff2", OUT / "math/STIXTwoMath-Regular.woff2")
+    for gone in (OUT / "katex",):   # KaTeX's HTML output needed its stylesheet and fonts; MathML does not
+        if gone.is_dir():
+            shutil.rmtree(gone)
     for w in VAZIR_WEIGHTS:
         subset(NM / f"vazirmatn/fonts/ttf/Vazirmatn-{w}.ttf", OUT / f"vazirmatn/Vazirmatn-{w}.woff2")
     for name in ("DejaVuSans", "DejaVuSans-Bold"):
