@@ -392,7 +392,8 @@ def test_untrained_flatness_follows_the_score_scale_not_the_self_match():
 def test_on_shape_weight_against_each_shapes_share():
     """«Що змінює навчання»: on the ring the trained heads put more weight on the shape than on the cross,
     in every seed, but the ring also covers more patches; against each example's own patch share the
-    shapes nearly draw level (about twice their share each; ring's and cross's seed ranges overlap). One example image per shape
+    difference between the shapes is much smaller (the means' largest-to-smallest ratio), and the ring's and
+    the cross's ranges over the seeds overlap. One example image per shape
     (by_shape), over the seeds (over_seeds.by_shape), the spread the page states."""
     sa = data("sa_trained")
     for run in [sa] + sa["per_seed"]:
@@ -405,8 +406,9 @@ def test_on_shape_weight_against_each_shapes_share():
     assert shapes["ring"]["on_shape_patches"] > shapes["cross"]["on_shape_patches"]
     over = sa["over_seeds"]["by_shape"]
     assert over["ring"]["trained_on_shape"]["min"] > over["cross"]["trained_on_shape"]["max"]
+    raw = [o["trained_on_shape"]["mean"] for o in over.values()]
     means = [o["trained_over_share"]["mean"] for o in over.values()]
-    assert min(means) > 1.5 and max(means) / min(means) < 1.3
+    assert min(means) > 1.5 and max(means) / min(means) < 0.8 * max(raw) / min(raw)
     ring, cross = over["ring"]["trained_over_share"], over["cross"]["trained_over_share"]
     assert ring["max"] > cross["min"] and cross["max"] > ring["min"]
 
