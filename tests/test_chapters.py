@@ -38,7 +38,7 @@ def test_old_lesson_anchors_land_on_their_section_served(context, base_url, lang
         for chapter, section, i in moved(lang):
             p.goto(f"{page_url(base_url, lang, chapter)}#{i}", wait_until="commit")
             want = f"{page_url(base_url, lang, section)}#{i}"
-            p.wait_for_url(want, timeout=10000)
+            p.wait_for_url(want, wait_until="domcontentloaded", timeout=10000)   # the text, not its charts
             assert p.evaluate("id => !!document.getElementById(id)", i), f"{want}: no element #{i}"
         # an anchor the overview holds itself stays there
         p.goto(f"{page_url(base_url, lang, course.lessons()[0])}#references", wait_until="load")
@@ -53,6 +53,6 @@ def test_old_lesson_anchors_land_on_their_section_offline(context, offline_copy,
     try:
         for chapter, section, i in moved(lang):
             p.goto(f"{local_url(offline_copy, lang, chapter)}#{i}", wait_until="commit")
-            p.wait_for_url(f"{local_url(offline_copy, lang, section)}#{i}", timeout=10000)
+            p.wait_for_url(f"{local_url(offline_copy, lang, section)}#{i}", wait_until="domcontentloaded", timeout=10000)
     finally:
         p.close()
