@@ -7,6 +7,8 @@
 - The header's and footer's accessible names (aria-label of their nav landmarks): Material's own
   strings borrow English («Хедер», «Футер») or say something else (fa «پاورقی», a footnote); the page's
   language names them in scripts/i18n/<lang>/site.yml `ui.landmarks`.
+- Each heading's ¶ link is titled in the page's language (`ui.permalink`); Markdown's toc writes «Permanent
+  link» in every language.
 - Punctuation right after inline code («`Conv1d`،»): the code box's padding reads as a space
   before the comma, most visibly in Persian; the mark gets a class that pulls it in (course.css).
 - Every page in every language: a page missing from one language's folder stops the build naming the file
@@ -46,6 +48,8 @@ def check_pages(docs: Path) -> None:
 @event_priority(-110)
 def on_config(config, **kwargs):
     lang = config["theme"]["language"]
+    # each page's Markdown is made from mdx_configs, so this titles every heading link of this language
+    config["mdx_configs"].setdefault("toc", {})["permalink_title"] = strings(lang)["ui"]["permalink"]
     names = strings(lang)["ui"].get("palette") or {}
     for option in config["theme"].get("palette") or []:
         if option.get("media") == "(prefers-color-scheme)":  # Material's automatic option
