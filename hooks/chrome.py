@@ -48,8 +48,6 @@ def check_pages(docs: Path) -> None:
 @event_priority(-110)
 def on_config(config, **kwargs):
     lang = config["theme"]["language"]
-    # each page's Markdown is made from mdx_configs, so this titles every heading link of this language
-    config["mdx_configs"].setdefault("toc", {})["permalink_title"] = strings(lang)["ui"]["permalink"]
     names = strings(lang)["ui"].get("palette") or {}
     for option in config["theme"].get("palette") or []:
         if option.get("media") == "(prefers-color-scheme)":  # Material's automatic option
@@ -73,6 +71,8 @@ def on_config(config, **kwargs):
     config["copyright"] = (f'<span class="course-licence">{html.escape(foot["licence"])}</span> · '
                            f'<a class="course-source" href="{html.escape(url)}">{html.escape(foot["source"])}</a>')
     check_pages(Path(config["docs_dir"]))
+    # each page's Markdown is made from mdx_configs, so this titles every heading link of this language
+    config["mdx_configs"].setdefault("toc", {})["permalink_title"] = strings(lang)["ui"]["permalink"]
     return config
 
 
