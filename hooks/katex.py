@@ -12,6 +12,7 @@ first screen preloads the math font, so it is asked for with the stylesheets (is
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import json
@@ -54,10 +55,16 @@ def on_pre_build(config, **kwargs) -> None:
     used_chars.clear()
 
 
-def _key(tex: str, display: bool) -> str:
+@functools.cache
+def _renderer() -> str:
+    """What a render depends on besides its formula: KaTeX's version and the renderer's options (its output
+    kind). Read once per build process, not once per formula."""
     version = json.loads((ROOT / "node_modules/katex/package.json").read_text())["version"]
-    # the renderer's options (its output kind) are part of the render
-    return hashlib.sha256(f"{version}\0{RENDERER.read_text()}\0{display}\0{tex}".encode()).hexdigest()
+    return f"{version}\0{RENDERER.read_text()}"
+
+
+def _key(tex: str, display: bool) -> str:
+    return hashlib.sha256(f"{_renderer()}\0{display}\0{tex}".encode()).hexdigest()
 
 
 def render(items: list[tuple[str, bool]], where: str) -> list[str]:
@@ -143,8 +150,8 @@ def on_post_build(config, **kwargs) -> None:
         return
     codes = {ord(c) for c in used_chars} | set(range(0x20, 0x7F)) | set(DRAWN) | {c for r in MATH_ITALIC for c in r}
     unicodes = ",".join(f"U+{c:04X}" for c in sorted(codes))
-    key = hashlib.sha256((unicodes + FONT.read_bytes().hex()[:4096]
-                          + (FONT.parent.parent / "package.json").read_text()).encode()).hexdigest()[:16]
+    # the font package's version (in its package.json) names the font
+    key = hashlib.sha256((unicodes + (FONT.parent.parent / "package.json").read_text()).encode()).hexdigest()[:16]
     small = FONT_CACHE / key / dest.name
     if not small.exists():
         small.parent.mkdir(parents=True, exist_ok=True)

@@ -31,15 +31,21 @@ def test_every_heading_id_is_on_one_page_of_its_chapter_and_the_same_in_every_la
             assert heading_ids(lang, p) == heading_ids(default, p), f"{lang}/{p}: heading ids differ from {default}"
 
 
+def follow_old_anchors(p, lang: str, url) -> None:
+    """Open every old `<chapter>/#<heading>` address (url(page) gives a page's address) and wait for the
+    section holding the heading: its text, not its charts."""
+    for chapter, section, i in moved(lang):
+        p.goto(f"{url(chapter)}#{i}", wait_until="commit")
+        want = f"{url(section)}#{i}"
+        p.wait_for_url(want, wait_until="domcontentloaded", timeout=10000)
+        assert p.evaluate("id => !!document.getElementById(id)", i), f"{want}: no element #{i}"
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_old_lesson_anchors_land_on_their_section_served(context, base_url, lang):
     p = context.new_page()
     try:
-        for chapter, section, i in moved(lang):
-            p.goto(f"{page_url(base_url, lang, chapter)}#{i}", wait_until="commit")
-            want = f"{page_url(base_url, lang, section)}#{i}"
-            p.wait_for_url(want, wait_until="domcontentloaded", timeout=10000)   # the text, not its charts
-            assert p.evaluate("id => !!document.getElementById(id)", i), f"{want}: no element #{i}"
+        follow_old_anchors(p, lang, lambda page: page_url(base_url, lang, page))
         # an anchor the overview holds itself stays there
         p.goto(f"{page_url(base_url, lang, course.lessons()[0])}#references", wait_until="load")
         assert p.url.endswith(f"{course.page_path(lang, course.lessons()[0])}#references"), p.url
@@ -51,8 +57,6 @@ def test_old_lesson_anchors_land_on_their_section_served(context, base_url, lang
 def test_old_lesson_anchors_land_on_their_section_offline(context, offline_copy, lang):
     p = context.new_page()
     try:
-        for chapter, section, i in moved(lang):
-            p.goto(f"{local_url(offline_copy, lang, chapter)}#{i}", wait_until="commit")
-            p.wait_for_url(f"{local_url(offline_copy, lang, section)}#{i}", wait_until="domcontentloaded", timeout=10000)
+        follow_old_anchors(p, lang, lambda page: local_url(offline_copy, lang, page))
     finally:
         p.close()

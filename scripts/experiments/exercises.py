@@ -131,11 +131,12 @@ def ca_step_weight() -> dict:
     The query is chosen so the answer is far from the lesson's own 0.77 (more than `close` away)."""
     q = [0.0, 2.0]
     keys = [[1, 0], [0, 1], [2, 2], [-1, 1]]
-    scores = [q[0] * k[0] + q[1] * k[1] for k in keys]
-    scaled = [s / math.sqrt(2) for s in scores]
+    root_d = math.sqrt(len(q))                     # d = 2
+    scores = [float(np.dot(q, k)) for k in keys]
+    scaled = [s / root_d for s in scores]
     w = softmax(scaled)
     assert int(np.argmax(w)) == 2  # the question asks about the word the step picks
-    lesson = softmax([(k[0] + k[1]) / math.sqrt(2) for k in keys])[2]  # the lesson's q = (1, 1)
+    lesson = softmax([float(np.dot([1, 1], k)) / root_d for k in keys])[2]  # the lesson's q = (1, 1)
     assert abs(w[2] - lesson) > 0.02, (w[2], lesson)
     return number(w[2], 2, 0.02, q=q, q1=q[0], q2=q[1], s1=scores[0], s2=scores[1], s3=scores[2], s4=scores[3],
                   z1=scaled[0], z2=scaled[1], z3=scaled[2], z4=scaled[3], w1=w[0], w2=w[1], w4=w[3],
