@@ -161,14 +161,14 @@ LH_RUNS = 3  # Lighthouse's simulated timings move a page's score by ±2–3 poi
 
 def bench_lighthouse(site: Path) -> list[dict]:
     """Each page LH_RUNS times; the run with the median performance score is reported (and kept as
-    bench/lighthouse-<lang>-<page>.json), as Lighthouse's docs advise for a score that varies run to run."""
+    bench/lighthouse-<lang>-<page, / as ->.json), as Lighthouse's docs advise for a score that varies run to run."""
     lh = ROOT / "node_modules" / ".bin" / "lighthouse"
     if not lh.exists():
         return [{"error": "node_modules/.bin/lighthouse is missing: run npm ci"}]
     server, base = start(site)
     rows = []
     for lang, page in PAGES:
-        out = ROOT / "bench" / f"lighthouse-{lang}-{page}.json"
+        out = ROOT / "bench" / f"lighthouse-{lang}-{page.replace('/', '-')}.json"   # a section page: chapter/section
         runs, error = [], None
         for i in range(LH_RUNS):
             run_out = out.with_suffix(f".run{i}.json")
