@@ -23,9 +23,11 @@ test: site browser
 check: $(VENV) $(VENDOR)
 	$(PY) -m pytest -q -n 2 -m "not browser and not site and not slow" tests
 
-$(VENV): requirements.txt
+$(VENV): requirements.txt pyproject.toml
 	python3 -m venv .venv
 	.venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
+	# the repository itself, editable: MkDocs finds the course plugin by its entry point (pyproject.toml)
+	.venv/bin/pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $@
 
 $(NODE): package.json package-lock.json

@@ -247,7 +247,7 @@ def plan_charts(manifest: dict, versions: dict) -> list:
     return charts
 
 
-# A chart's title and description are shown by its page (hooks/refs.py, hooks/home.py) and print_caption on
+# A chart's title and description are shown by its page (course_build/refs.py, course_build/home.py) and print_caption on
 # paper (tools/pdf.py), whatever its builder reads: every chart has them.
 PAGE_KEYS = ("title", "description", "print_caption")
 WRAPPED = ("(a string wrapped onto a next line that holds ': ' turns that line into a key: put the string back "

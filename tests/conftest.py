@@ -62,7 +62,7 @@ def pages() -> list[str]:
 
 
 # Scrolled to, as a reader reaches it: a lesson block far from the viewport is laid out (content-visibility,
-# hooks/render_on_view.py) in the rendering step after the scroll, two frames later at most; until then its
+# course_build/render_on_view.py) in the rendering step after the scroll, two frames later at most; until then its
 # text has no innerText and a click at its place lands on the block. `locator.evaluate(SCROLL_NEAR)`.
 SCROLL_NEAR = f"async e => {{ const frame = {NEXT_FRAME}; e.scrollIntoView({{block: 'center'}}); await frame(); await frame(); }}"
 
@@ -91,7 +91,7 @@ def page_url(base: str, lang: str, page: str) -> str:
 
 
 # What `make site` reads, and what it writes that tests read: an output older than any input is stale.
-SITE_INPUTS = ("mkdocs.yml", "docs", "hooks", "overrides", "generated", "scripts/i18n", "scripts/common",
+SITE_INPUTS = ("mkdocs.yml", "docs", "course_build", "overrides", "generated", "scripts/i18n", "scripts/common",
                "tools/offline_copy.py", "tools/pdf.py", "tools/browser.py")
 
 

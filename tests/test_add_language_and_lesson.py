@@ -22,7 +22,7 @@ pytestmark = pytest.mark.slow  # every test here builds in a subprocess: make te
 
 NEW, LESSON, SECTION = "xx", "third-lesson", "one-idea"
 NUMERALS = "٠١٢٣٤٥٦٧٨٩"  # Arabic-Indic: none of the existing languages writes with them
-COPIED = ("docs", "hooks", "scripts", "generated", "overrides", "tests", "tools")
+COPIED = ("docs", "course_build", "scripts", "generated", "overrides", "tests", "tools")
 
 
 def run(proj: Path, *cmd: str) -> subprocess.CompletedProcess:

@@ -35,7 +35,7 @@ def test_focused_number_says_where_it_comes_from(browser, base_url, lang):
     assert entry.is_visible()
     entry.locator("details > summary").click()
     code = entry.locator("details pre code")
-    code.wait_for(state="visible")  # loaded when opened (hooks/code_listings.py)
+    code.wait_for(state="visible")  # loaded when opened (course_build/code_listings.py)
     assert "def compute" in code.inner_text()
     ctx.close()
 

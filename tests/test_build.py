@@ -20,10 +20,10 @@ def build(docs: Path | None, out: Path) -> subprocess.CompletedProcess:
     cfg = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", SITE_DIR=str(out))
     cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml")]
-    if docs is not None:  # a copy of the project with altered docs, same hooks and data
+    if docs is not None:  # a copy of the project with altered docs, same stages and data
         tmp_cfg = docs.parent / "mkdocs.yml"
         tmp_cfg.write_text(cfg.replace("docs_dir: docs", f"docs_dir: {docs}"), encoding="utf-8")
-        for d in ("hooks", "overrides", "generated", "scripts", "node_modules", "tools"):
+        for d in ("course_build", "overrides", "generated", "scripts", "node_modules", "tools"):
             if not (docs.parent / d).exists():
                 (docs.parent / d).symlink_to(ROOT / d)
         cmd[-1] = str(tmp_cfg)
@@ -134,7 +134,7 @@ def hostile_project(tmp_path) -> Path:
     import yaml
     proj = tmp_path / "proj"
     shutil.copytree(ROOT / "docs", proj / "docs")
-    shutil.copytree(ROOT / "hooks", proj / "hooks")  # hooks find scripts/i18n next to themselves
+    shutil.copytree(ROOT / "course_build", proj / "course_build")  # the stages find scripts/i18n next to themselves
     shutil.copytree(ROOT / "scripts", proj / "scripts", ignore=shutil.ignore_patterns("__pycache__"))
     for lang in sorted(p.name for p in (ROOT / "docs").iterdir() if p.is_dir()):
         for name, edit in (("tables-self-attention.yml", lambda s: s["tables"]["sa_scaling/by_d"].update(d=HOSTILE)),
@@ -188,16 +188,16 @@ def test_a_noun_after_a_number_agrees_with_it_in_each_language(tmp_path):
         assert shown in page.read_text(encoding="utf-8"), f"{lang}: {shown!r} not in the page"
 
 
-# ---- refusals found without a build: the hooks called directly (fast) ----------------------------
+# ---- refusals found without a build: the stages called directly (fast) ----------------------------
 
-def page_through_hooks(lang: str, name: str, source: str):
-    """Run a page's source through the hooks that read its Markdown, in the build's order (exercises,
+def page_through_stages(lang: str, name: str, source: str):
+    """Run a page's source through the stages that read its Markdown, in the build's order (exercises,
     home, refs), as mkdocs hands it to them: front matter taken off, page.markdown the source."""
     from types import SimpleNamespace
 
     from mkdocs.utils import meta
 
-    from hooks import exercises, home, refs
+    from course_build import exercises, home, refs
     markdown, front = meta.get_data(source)
     from scripts.common import course
     page = SimpleNamespace(file=SimpleNamespace(src_uri=f"{lang}/{course.page_file(name)}", content_string=source),
@@ -227,7 +227,7 @@ def test_a_reference_error_names_the_line_of_the_pages_file():
     lines[at:at] = ["Text {{ v: sa_scaling/uniform | .3f and more", ""]
     assert lines[0] == "---" and count(page) >= 2 and at > len(front) + 50
     with pytest.raises(PluginError) as err:
-        page_through_hooks(lang, page, "\n".join(lines))
+        page_through_stages(lang, page, "\n".join(lines))
     assert f"docs/{lang}/{course.page_file(page)}: line {at + 1}: unclosed reference" in str(err.value), str(err.value)
 
 
@@ -235,7 +235,7 @@ def test_a_missing_timings_file_names_its_path_and_make_timings(tmp_path, monkey
     """`make data` does not measure timings again: the advice is `make timings`, the path generated/timings/."""
     from mkdocs.exceptions import PluginError
 
-    from hooks import refs
+    from course_build import refs
     name = sorted((ROOT / "generated/timings").glob("*.json"))[0].stem
     shutil.copytree(ROOT / "generated", tmp_path / "generated", ignore=shutil.ignore_patterns("timings", ".lock"))
     monkeypatch.setattr(refs, "GEN", tmp_path / "generated")
@@ -254,7 +254,7 @@ def test_a_page_missing_in_a_language_is_named_with_what_to_do(tmp_path):
     """mkdocs-static-i18n would publish the default language's page in its place, without a warning."""
     from mkdocs.exceptions import PluginError
 
-    from hooks import chrome
+    from course_build import chrome
     from scripts.common import course
     docs = tmp_path / "docs"
     shutil.copytree(ROOT / "docs", docs)

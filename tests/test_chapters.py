@@ -1,6 +1,6 @@
 """Lessons are chapters (an overview and section pages): every heading a lesson had keeps its id, and an old
 address of the one-page lesson (`<chapter>/#<heading>`) lands on the section page that now holds that heading,
-served and from the offline copy on disk, in every language (hooks/chapters.py)."""
+served and from the offline copy on disk, in every language (course_build/chapters.py)."""
 import re
 
 import pytest

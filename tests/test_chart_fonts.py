@@ -1,4 +1,4 @@
-"""A chart-only font (hooks/chart_fonts.py) is served as a subset that still draws every chart character
+"""A chart-only font (course_build/chart_fonts.py) is served as a subset that still draws every chart character
 with the pinned font's own glyphs and advances (so live charts measure text as the static SVG did)."""
 import html
 import io
@@ -9,7 +9,7 @@ import pytest
 from fontTools.ttLib import TTFont
 
 from conftest import open_page, SVG_CHART_PAGES
-from hooks import chart_fonts
+from course_build import chart_fonts
 from scripts.common import course, fonts
 
 FAMILIES = chart_fonts.chart_only_families()
@@ -75,7 +75,7 @@ def test_some_page_font_is_pinned():
 
 @pytest.mark.parametrize("family", sorted(PAGE_FAMILIES))
 def test_page_font_subset_shows_every_page(site_dir, family):
-    """The served page font is a cut (hooks/chart_fonts.py) that still has every character the pages of
+    """The served page font is a cut (course_build/chart_fonts.py) that still has every character the pages of
     its languages show, with the pinned font's advances."""
     faces = served(site_dir, family)
     assert faces, f"{family}: no face served under site/assets/vendor/"
@@ -83,7 +83,7 @@ def test_page_font_subset_shows_every_page(site_dir, family):
         full = TTFont(str(fonts.folder(family) / name))
         full_cmap, cmap = full.getBestCmap(), small.getBestCmap()
         assert len(cmap) < len(full_cmap) / 2, f"{name}: {len(cmap)} of {len(full_cmap)} characters: not cut to the pages"
-        # the pages, and the exercise solutions they load when opened (hooks/exercise_solutions.py)
+        # the pages, and the exercise solutions they load when opened (course_build/exercise_solutions.py)
         solutions = {f"solutions/{js.stem}": "".join(json.loads(js.read_text(encoding="utf-8")[len("courseSolutions.define("):-3]).values())
                      for js in sorted((site_dir / "assets" / "solutions").glob("*.js"))}
         assert solutions, "no solution scripts under site/assets/solutions/"

@@ -153,7 +153,7 @@ ORDER = """() => {
 
 
 def test_isolate_formulas_wraps_fragments_not_words():
-    from hooks.bidi import isolate_formulas
+    from course_build.bidi import isolate_formulas
     out = isolate_formulas("بدون تقسیم بر √d (d = ۳۲) و nn.MultiheadAttention، نه receptive field.")
     assert '<bdi dir="ltr">√d</bdi>' in out and '<bdi dir="ltr">d = ۳۲</bdi>' in out
     assert '<bdi dir="ltr">nn.MultiheadAttention</bdi>' in out
@@ -325,7 +325,7 @@ def test_download_notes_end_their_sentence(shared_page, lang):
 
 def test_offline_note_links_to_the_online_page():
     from types import SimpleNamespace
-    from hooks.worker_shim import not_here_note
+    from course_build.worker_shim import not_here_note
     for lang in LANGS:
         ui = strings(lang)["ui"]["downloads"]
         note = not_here_note(ui, SimpleNamespace(canonical_url="https://example.org/course/fa/"))

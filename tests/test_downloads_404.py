@@ -21,9 +21,9 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 
 def project(dest: Path) -> Path:
-    """hooks/ and scripts/ copied (they locate the project from their own path); the rest linked."""
+    """course_build/ and scripts/ copied (they locate the project from their own path); the rest linked."""
     dest.mkdir(parents=True)
-    for d in ("hooks", "scripts"):
+    for d in ("course_build", "scripts"):
         shutil.copytree(ROOT / d, dest / d, ignore=shutil.ignore_patterns("__pycache__"))
     for d in ("docs", "generated", "overrides", "node_modules", "tools"):
         (dest / d).symlink_to((ROOT / d).resolve())

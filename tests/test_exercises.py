@@ -27,7 +27,7 @@ def page_file(site_dir, lang, page) -> Path:
 
 
 def solution_script(page: Path, src: str) -> dict:
-    """The solutions a site page loads when one is opened (hooks/exercise_solutions.py): id → HTML."""
+    """The solutions a site page loads when one is opened (course_build/exercise_solutions.py): id → HTML."""
     text = (page.parent / src).resolve().read_text(encoding="utf-8")
     assert text.startswith("courseSolutions.define(") and text.rstrip().endswith(");"), src
     return json.loads(text.strip()[len("courseSolutions.define("):-2])
@@ -209,7 +209,7 @@ def test_an_answer_that_is_not_a_number_fails_naming_the_exercise(bad):
     """A numeric exercise whose answer is text (or missing) could never be answered in the page."""
     from mkdocs.exceptions import PluginError
 
-    from hooks import exercises
+    from course_build import exercises
     ex_id = next(i for i, item in DATA.items() if item["kind"] == "number")
     data = {**DATA, ex_id: {**DATA[ex_id], "answer": bad}}
     lang = LANGS[0]
@@ -287,7 +287,7 @@ def test_site_loads_solutions_when_opened_and_the_offline_copy_keeps_them(site_d
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("lesson", EXERCISE_PAGES)
 def test_no_form_control_in_a_lesson_outside_a_template(site_dir, lang, lesson):
-    """A form control in a lesson block that skips its layout (hooks/render_on_view.py) made Chromium's
+    """A form control in a lesson block that skips its layout (course_build/render_on_view.py) made Chromium's
     form autofill style and lay out that whole block at DOMContentLoaded and load: every exercise's form
     waits in a <template> (exercises.js places it near the screen), and a choice's options are also there
     as plain text for paper and readers without the script."""

@@ -139,7 +139,7 @@ def test_every_numeric_exercise_accepts_its_printed_answer(exercise_page, lang, 
             solution = p.locator(f"#exercise-{ex} details.exercise-solution")
             solution.evaluate(SCROLL_NEAR)  # laid out first: a click at a skipped block's place lands on the block
             if not solution.evaluate("d => d.open"):
-                solution.locator("summary").click()  # its body loads as it opens (hooks/exercise_solutions.py)
+                solution.locator("summary").click()  # its body loads as it opens (course_build/exercise_solutions.py)
             printed = p.locator(f"#exercise-{ex} .exercise-answer .num").evaluate("e => e.textContent")
             assert answer(p, ex, printed) == ui(lang)["right"], f"{lang} {ex}: printed answer {printed!r} not accepted"
         assert not errors(p), errors(p)
@@ -163,7 +163,7 @@ FAR = 2
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_form_comes_as_its_exercise_nears_the_screen(browser, base_url, lang):
     """At load a page holds no form of an exercise far below the screen (a control in a block that skips
-    its layout made Chromium's autofill lay out that block, hooks/exercises.py); scrolled near, the exercise
+    its layout made Chromium's autofill lay out that block, course_build/exercises.py); scrolled near, the exercise
     gets its form, and a choice's plain options step aside; on paper the plain options, never the form.
     Every exercise page is read; the far exercises are those starting more than FAR screens below the top
     (chapter sections are short: an exercise near the top gets its form at load, as it should), and every

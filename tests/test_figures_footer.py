@@ -32,7 +32,7 @@ def test_captions_number_figures_in_page_order(site_dir, lang, page):
 
 def _render(lang, markdown):
     from types import SimpleNamespace
-    from hooks import refs
+    from course_build import refs
     page = SimpleNamespace(file=SimpleNamespace(src_uri=f"{lang}/x.md"), meta={}, url="x/")
     return refs.on_page_markdown(markdown, page, {"theme": {"language": lang}}, None)
 

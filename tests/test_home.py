@@ -190,13 +190,13 @@ def _lesson_page(lang, meta, figures=("sa_cost",)):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_lesson_without_a_promise_fails(lang):
-    from hooks import home
+    from course_build import home
     with pytest.raises(PluginError, match="promise"):
         home.on_page_content("<p>x</p>", page=_lesson_page(lang, {"lesson": True}), config={"theme": {"language": lang}})
 
 
 def test_a_preview_that_is_not_a_chart_of_the_lesson_fails():
-    from hooks import home
+    from course_build import home
     lang = LANGS[0]
     page = _lesson_page(lang, {"lesson": True, "promise": "p", "preview": "sqrt_scaling"})
     page.meta["figures"] = ["sa_cost"]
@@ -206,7 +206,7 @@ def test_a_preview_that_is_not_a_chart_of_the_lesson_fails():
 
 
 def test_words_skip_code_math_data_tables_and_provenance():
-    from hooks.home import words
+    from course_build.home import words
     html = ('<h1>Самоувага</h1><p>Кожне число пораховане; <span class="arithmatex">\\(QK^T\\)</span> — ось.</p>'
             '<p>می‌کند وزنِ بُعد</p><pre><code>print(1, 2, 3)</code></pre>'
             '<figure class="chart"><details class="chart-data"><table><tr><td>0,1</td></tr></table></details>'
@@ -217,7 +217,7 @@ def test_words_skip_code_math_data_tables_and_provenance():
 
 
 def test_a_language_without_reading_speed_fails(monkeypatch, tmp_path):
-    from hooks import home
+    from course_build import home
     lang = LANGS[0]
     (tmp_path / lang).mkdir()
     (tmp_path / lang / "language.yml").write_text("language: {direction: ltr}\n", encoding="utf-8")

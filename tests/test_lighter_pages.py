@@ -129,7 +129,7 @@ def test_search_index_loads_when_search_opens(browser, base_url, lang):
 
 
 def test_our_scripts_and_stylesheet_are_served_minified(site_dir, offline_copy):
-    """hooks/minify.py: the site and the offline copy serve the course's own scripts and stylesheet
+    """course_build/minify.py: the site and the offline copy serve the course's own scripts and stylesheet
     without their comments and spaces (at most 70 % of the source), and what they define is still there."""
     from pathlib import Path
     root = Path(__file__).resolve().parent.parent / "overrides" / "assets"

@@ -1,6 +1,6 @@
 """Lighthouse ≥ 97 and slider p95 ≤ 50 ms (issue 12): what can be asserted cheaply of the levers used.
 
-- lesson text between headings is wrapped in .cv blocks (hooks/render_on_view.py) that skip layout on
+- lesson text between headings is wrapped in .cv blocks (course_build/render_on_view.py) that skip layout on
   screen (content-visibility: auto) and show everything on paper; headings stay outside the blocks, and an
   in-page link still lands on its heading;
 - the 2 401-cell patch-attention dashboard draws on a canvas on screen, as SVG in print media;
@@ -18,8 +18,7 @@ from scripts.common import course
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 from browser import ALL_CHARTS_RENDERED  # noqa: E402
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hooks"))
-from render_on_view import _TopLevel, FIRST_SCREEN_CHARS, HEADING, text_chars, wrap  # noqa: E402
+from course_build.render_on_view import _TopLevel, FIRST_SCREEN_CHARS, HEADING, text_chars, wrap  # noqa: E402
 
 HEAVY = "sa_patch_attention"
 RTL = [lang.code for lang in course.languages() if lang.rtl]
@@ -50,7 +49,7 @@ MARGIN = 300  # characters: the built article holds a little more text than the 
 def far_headings(site_dir, lang, page) -> tuple[list[str], list[str]]:
     """Ids of the top-level headings of a built lesson page that open a run of text (not the last run,
     which stays unwrapped) beginning well past the first phone screen (those must be followed by a block),
-    and of those well within it (never followed by one): hooks/render_on_view.py's rule, read back from
+    and of those well within it (never followed by one): course_build/render_on_view.py's rule, read back from
     the built page with a margin either side of FIRST_SCREEN_CHARS."""
     html = (site_dir / course.page_path(lang, page) / "index.html").read_text(encoding="utf-8")
     start = re.search(r"<article[^>]*>", html).end()
@@ -219,7 +218,7 @@ def test_nothing_in_the_lesson_sits_on_the_footer_before_scrolling(browser, base
 
 def test_code_blocks_are_focusable_before_material_sets_them_up(site_dir):
     """Material sets a code block up (copy button, tabindex on a scrolling one) when it nears the screen
-    (`content.lazy`): the block is focusable from the start (hooks/markup.py), so a keyboard reader can
+    (`content.lazy`): the block is focusable from the start (course_build/markup.py), so a keyboard reader can
     reach one that scrolls before it was set up."""
     found = 0
     for lang in LANGS:
@@ -232,7 +231,7 @@ def test_code_blocks_are_focusable_before_material_sets_them_up(site_dir):
 
 
 def test_no_script_holds_back_the_first_paint(site_dir):
-    """Every script a page loads is deferred (overrides/main.html, hooks/exercises.py): the text is drawn
+    """Every script a page loads is deferred (overrides/main.html, course_build/exercises.py): the text is drawn
     before any script arrives, and Material's bundle runs once the page is parsed."""
     for lang in LANGS:
         for page in course.pages():
@@ -245,7 +244,7 @@ def test_no_script_holds_back_the_first_paint(site_dir):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_fonts_of_a_formula_near_the_first_screen_are_preloaded_and_used(context, base_url, offline_copy, lang):
-    """hooks/katex.py: a lesson whose first formula is near the top asks for the math font with the
+    """course_build/katex.py: a lesson whose first formula is near the top asks for the math font with the
     stylesheets; the browser uses it (a preload nobody uses only costs bandwidth); a page without a
     formula and the offline copy (file://, where a font preload is refused) ask for none."""
     page = CHART_PAGES[0]

@@ -77,8 +77,7 @@ def test_a_click_or_enter_switches_and_the_choice_is_kept(browser, base_url, off
 def test_an_automatic_palette_option_fails_the_build():
     """Material's automatic option (media "(prefers-color-scheme)") is not handled by the course's toggle:
     the build says so instead of shipping a toggle that does nothing."""
-    sys.path.insert(0, str(ROOT / "hooks"))
-    import chrome
+    from course_build import chrome
     config = {"theme": {"language": LANGS[0], "palette": [{"media": "(prefers-color-scheme)", "toggle": {}}]},
               "extra": {"source_url": "https://example.org/src"}}
     with pytest.raises(PluginError, match="prefers-color-scheme.*not supported"):

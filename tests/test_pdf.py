@@ -120,7 +120,7 @@ def headings(lang: str) -> list[tuple[int, str, str]]:
     out = []
     for lesson in course.lessons():
         md = course.source(lang, lesson).read_text(encoding="utf-8")
-        # the `{{ provenance }}` line becomes a section too ("How these numbers were computed", hooks/refs.py)
+        # the `{{ provenance }}` line becomes a section too ("How these numbers were computed", course_build/refs.py)
         heading = strings(lang)["ui"]["provenance"]["heading"]
         md = md.replace("{{ provenance }}", f"## {heading} {{ #provenance }}")
         out += [(len(h), t, f"{lesson}--{i}") for h, t, i in H12.findall(md)]

@@ -54,7 +54,7 @@ def page_file(root: Path, lang: str, page: str, offline: bool) -> Path:
 
 def experiment_code_shown(text: str, exp: str, page_path: Path) -> bool:
     """The entry's <details> holds the experiment file as it is (its last code line, escaped, tags removed),
-    in the page (offline copy) or in the script its listing loads from when opened (site, hooks/code_listings.py)."""
+    in the page (offline copy) or in the script its listing loads from when opened (site, course_build/code_listings.py)."""
     src = (ROOT / "scripts/experiments" / f"{exp}.py").read_text(encoding="utf-8")
     last = [l for l in src.splitlines() if l.strip()][-1].strip()
     entry = text.split(f'id="src-{exp}"', 1)[1].split("</section>", 1)[0]
@@ -130,7 +130,7 @@ def test_every_experiment_on_a_page_has_a_title_in_every_language(site_dir, lang
 
 def test_a_missing_title_stops_the_build_naming_language_and_experiment(monkeypatch):
     from mkdocs.exceptions import PluginError
-    from hooks import refs
+    from course_build import refs
     lang = LANGS[-1]
     real = refs.strings(lang)
     ui = {**real["ui"], "provenance": {**real["ui"]["provenance"], "titles": {}}}

@@ -13,7 +13,7 @@ from pathlib import Path
 from conftest import ROOT
 from scripts.common import course
 
-FOLDERS = ("scripts", "hooks", "tools", "overrides/assets/js")
+FOLDERS = ("scripts", "course_build", "tools", "overrides/assets/js")
 REGISTRY = (ROOT / "scripts/common/course.py", ROOT / "scripts/i18n")
 
 

@@ -1,7 +1,7 @@
 """Short pages, one idea each (issue 22): every page of a chapter, as built (before any chart draws), holds at
 most 3 000 elements, and a section page at most 1 800 words of main text in the default language (collapsed
 blocks, exercises, provenance, code, formulas and charts are not main text). Formulas on a page whose
-language writes other digits show those digits (hooks/katex.py)."""
+language writes other digits show those digits (course_build/katex.py)."""
 import re
 from html.parser import HTMLParser
 

@@ -99,7 +99,7 @@ def test_the_key_depends_on_content_not_on_where_or_when(proj):
     assert offline_key(proj) == offline_key(ROOT)
 
 
-@pytest.mark.parametrize("name", ["docs/{lang}/index.md", "hooks/bidi.py", "generated/manifest.json",
+@pytest.mark.parametrize("name", ["docs/{lang}/index.md", "course_build/bidi.py", "generated/manifest.json",
                                   "overrides/assets/css/course.css", "tools/pdf.py", "mkdocs.yml"])
 def test_a_changed_byte_changes_the_key(proj, name):
     path = proj / name.format(lang=DEFAULT)
@@ -163,7 +163,7 @@ def test_copy_skips_then_rebuilds_on_a_doc_hook_or_generated_change(proj):
     assert "IncrementalSentinelWord" in zip_page(proj, "index.html")
     assert pdf_key(proj) != printed, "the PDFs print the offline copy: a new copy prints them again"
 
-    for name in ("hooks/bidi.py", "generated/manifest.json"):
+    for name in ("course_build/bidi.py", "generated/manifest.json"):
         path = proj / name
         path.write_bytes(path.read_bytes() + b"\n")
         out = run("offline_copy.py", proj).stdout

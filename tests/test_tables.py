@@ -34,8 +34,8 @@ Scores first, then {{ tab: weights }}; the set-up is in {{ tab: sa_heads/params 
 
 
 def render(lang: str, text: str, lesson: bool = True) -> str:
-    """A fixture page through hooks/refs.py: Markdown references, Markdown itself, then the page's HTML step."""
-    from hooks import refs
+    """A fixture page through course_build/refs.py: Markdown references, Markdown itself, then the page's HTML step."""
+    from course_build import refs
     page = SimpleNamespace(file=SimpleNamespace(src_uri=f"{lang}/fixture.md"), meta={"lesson": lesson}, url="fixture/")
     config = {"theme": {"language": lang}}
     md = refs.on_page_markdown(text, page, config, None)

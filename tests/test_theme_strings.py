@@ -1,5 +1,5 @@
 """The theme's own strings read as the page's language (issue 24): each heading's ¶ link is titled in the
-page's language (hooks/chrome.py, `ui.permalink`), never Markdown's English «Permanent link», and the theme's
+page's language (course_build/chrome.py, `ui.permalink`), never Markdown's English «Permanent link», and the theme's
 words are the course's (overrides/partials/languages/<lang>.html: spelling, the reader addressed as the
 lessons do, digits in the language's numerals)."""
 import re

@@ -1,5 +1,5 @@
 // Render TeX to MathML with the pinned KaTeX: reads [{tex, display}] as JSON on stdin,
-// writes [mathml] as JSON on stdout. Used by hooks/katex.py at build time, so pages ship no KaTeX JS.
+// writes [mathml] as JSON on stdout. Used by course_build/katex.py at build time, so pages ship no KaTeX JS.
 const katex = require("katex");
 let input = "";
 process.stdin.on("data", (chunk) => (input += chunk));

@@ -34,8 +34,8 @@ def not_ours(f: Path) -> bool:
 
 
 def outputs() -> list[Path]:
-    """What this step makes: the copy, the archive, and the lesson pages hooks/print_pages.py saves for tools/pdf.py."""
-    from hooks.print_pages import folder_for
+    """What this step makes: the copy, the archive, and the lesson pages course_build/print_pages.py saves for tools/pdf.py."""
+    from course_build.print_pages import folder_for
     return [OUT, DOWNLOADS / ZIP_NAME, folder_for(OUT)]
 
 
@@ -63,7 +63,7 @@ def archive() -> Path:
 
 def record(items: dict) -> None:
     """DOWNLOADS_INDEX (build/downloads/downloads.json): which file each download key is ({key: {"file": name}}).
-    Sizes and page counts are not recorded: hooks/downloads.py reads them from the files."""
+    Sizes and page counts are not recorded: course_build/downloads.py reads them from the files."""
     index = DOWNLOADS_INDEX
     try:
         data = json.loads(index.read_text(encoding="utf-8")) if index.exists() else {}

@@ -8,7 +8,7 @@ Each PDF: a designed cover (title, a course figure, the date in the language's c
 contents with page numbers, the chapters in order (course.lessons()), each overview followed by its sections, the exercises' answers, page numbers
 in the language's digits (CSS page margin boxes), charts as vector SVG in their initial state with
 captions that say what that state shows (`print_caption` beside each chart's strings).
-The lessons come from the files hooks/print_pages.py saves during the offline build (mkdocs' own page
+The lessons come from the files course_build/print_pages.py saves during the offline build (mkdocs' own page
 content and toc), never from parsing the built HTML. Run tools/offline_copy.py first (make site does).
 
 Contents page numbers: Chromium has no `target-counter`, so the page is printed once, the page of every
@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 from browser import ALL_CHARTS_RENDERED, launch  # noqa: E402
 from offline_copy import DOWNLOADS, OUT, not_ours, outputs as offline_outputs, record  # noqa: E402
 import step_cache  # noqa: E402
-from hooks.print_pages import SHELL_SLOT, folder_for, saved_name  # noqa: E402
+from course_build.print_pages import SHELL_SLOT, folder_for, saved_name  # noqa: E402
 from scripts.common import course, numfmt  # noqa: E402
 from scripts.common.i18n import strings  # noqa: E402
 from scripts.common import dates  # noqa: E402
@@ -49,14 +49,14 @@ def folder(lang: str) -> Path:
 
 
 def lesson_pages(lang: str) -> list[dict]:
-    """Each chapter page's saved page (hooks/print_pages.py), in course order (an overview, then its
+    """Each chapter page's saved page (course_build/print_pages.py), in course order (an overview, then its
     sections), with `name` (the page) added."""
     out = []
     for name in course.lesson_pages():
         saved = folder_for(OUT) / lang / f"{saved_name(name)}.json"
         if not saved.exists():
             raise SystemExit(f"{saved.relative_to(ROOT)} is missing: run tools/offline_copy.py (make site does); "
-                             "hooks/print_pages.py must be listed in mkdocs.yml hooks")
+                             "course_build/print_pages.py must be a stage of course_build/plugin.py")
         out.append(dict(json.loads(saved.read_text(encoding="utf-8")), name=name))
     return out
 
@@ -78,12 +78,12 @@ def print_captions(content: str, lang: str, where: str) -> str:
     charts_here = content.count('<figure class="chart"')
     if n != charts_here:
         raise SystemExit(f"{where}: {charts_here} charts but {n} captions found: "
-                         "hooks/refs.py changed its figcaption markup; update FIGCAPTION in tools/pdf.py")
+                         "course_build/refs.py changed its figcaption markup; update FIGCAPTION in tools/pdf.py")
     return out
 
 
 def isolate(text: str) -> str:
-    from hooks.bidi import isolate_formulas
+    from course_build.bidi import isolate_formulas
     return isolate_formulas(text)
 
 

@@ -3,7 +3,7 @@
 A step is skipped when the content hash of its inputs equals the one recorded after its last successful
 run AND every output it recorded is still there with the same bytes; mtimes are never trusted for this.
 Inputs are everything that can change the output, on the side of including: the sources (INPUTS: docs,
-generated data, hooks, overrides with the vendored files, scripts, tools, mkdocs.yml, the pinned package
+generated data, the page assembly (course_build/), overrides with the vendored files, scripts, tools, mkdocs.yml, the pinned package
 lists), the installed Python and npm packages, Python's and node's versions, the mkdocs.yml switches read
 from the environment; each step adds its own (the PDFs: the offline copy they print, chromium's version,
 the system fonts, today's date on the cover).
@@ -28,7 +28,7 @@ from scripts.common.paths import BUILD  # noqa: E402
 
 STAMPS = BUILD / "stamps"
 # Every source a build of the site reads (tests/test_step_cache.py checks tests/conftest.py's SITE_INPUTS are among them)
-INPUTS = ("mkdocs.yml", "docs", "generated", "hooks", "overrides", "scripts", "tools", "requirements.txt",
+INPUTS = ("mkdocs.yml", "docs", "generated", "course_build", "overrides", "scripts", "tools", "requirements.txt",
           "package.json", "package-lock.json", "node_modules/.package-lock.json", "LICENSE", "LICENSE-text.md")
 ENV_SWITCHES = ("SITE_URL", "SITE_DIR", "USE_DIRECTORY_URLS", "OFFLINE", "REQUIRE_DOWNLOADS")  # mkdocs.yml's !ENV
 SKIP_PARTS = {"__pycache__", ".pytest_cache"}

@@ -73,7 +73,7 @@ def main() -> int:
     bundle_vega()
     # the offline build's web-worker shim for file:// (Material names a CDN copy unless given ours)
     copy(NM / "iframe-worker/shim/index.js", OUT / "iframe-worker/shim.js")
-    # formulas are MathML (hooks/katex.py): one math font, cut to the formulas' characters after the build
+    # formulas are MathML (course_build/katex.py): one math font, cut to the formulas' characters after the build
     copy(NM / "@fontsource/stix-two-math/files/stix-two-math-latin-400-normal.woff2", OUT / "math/STIXTwoMath-Regular.woff2")
     for gone in (OUT / "katex",):   # KaTeX's HTML output needed its stylesheet and fonts; MathML does not
         if gone.is_dir():

@@ -1,6 +1,6 @@
 """The course model: which languages and lessons exist, and each language's conventions.
 
-Declared once, read everywhere (scripts, hooks, tools, tests; charts.js through data the page carries):
+Declared once, read everywhere (scripts, course_build, tools, tests; charts.js through data the page carries):
 - languages: the i18n plugin's `languages` in mkdocs.yml (order, default, name), each with one metadata
   block in `scripts/i18n/<code>/language.yml` (direction, fonts, numerals, separators, calendar);
 - lessons (chapters): the pages of the nav whose front matter says `lesson: true`, in nav order. A chapter is a
@@ -102,7 +102,7 @@ def _times(meta: dict) -> str:
 def number_reading(root: Path = ROOT) -> dict:
     """What a reader may type in a number, in any of the course's languages: each set of ten digits
     other than 0–9, and the decimal and thousands signs other than '.' and ','. Pages carry it
-    (hooks/exercises.py → data-read) so overrides/assets/js/exercises.js names no script's digits."""
+    (course_build/exercises.py → data-read) so overrides/assets/js/exercises.js names no script's digits."""
     langs = languages(root)
     digits = [d for lang in langs for d in (lang.numerals, *lang.typed_numerals) if d != "0123456789"]
     signs = lambda kind: sorted({getattr(lang, kind) for lang in langs} - {".", ","})  # noqa: E731

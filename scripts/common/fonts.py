@@ -2,7 +2,7 @@
 
 A language names its chart font and that font's files in one place, the `font:` block of
 scripts/i18n/<lang>/language.yml (read by scripts/common/course.py); the static SVG (vl-convert), the
-live chart (hooks/refs.py) and the pages' @font-face (tools/vendor_assets.py,
+live chart (course_build/refs.py) and the pages' @font-face (tools/vendor_assets.py,
 overrides/assets/css/course.css) all use that one family, so text is measured the same everywhere.
 """
 from __future__ import annotations

@@ -10,7 +10,7 @@ section pages, one idea each (scripts/common/course.py reads them from the nav).
   map, computed here from the sections as built (every id that one section alone holds: headings, exercises,
   figures), and a small script that sends such an address on to `<section>/#<heading>` (location.replace:
   the old address leaves no step in the history), served and from disk alike.
-Every chapter page is a lesson page for the other hooks (page.meta["lesson"], page.meta["chapter"]).
+Every chapter page is a lesson page for the other stages (page.meta["lesson"], page.meta["chapter"]).
 """
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ import html
 import json
 import math
 import re
-import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -28,9 +27,8 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from scripts.common import course, numfmt  # noqa: E402
-from scripts.common.i18n import strings  # noqa: E402
+from scripts.common import course, numfmt
+from scripts.common.i18n import strings
 
 SLOT = '<div class="chapter-sections" data-sections-slot></div>'
 OWN_LINE = re.compile(r"^\{\{\s*sections\s*\}\}[ \t]*$", re.M)
@@ -38,6 +36,11 @@ H1 = re.compile(r"^# (.+?)(?:\s*\{[^}]*\})?\s*$", re.M)
 ID = re.compile(r'<(?:h[1-6]|div|figure|section|table)\b[^>]*\bid="([^"]+)"')
 # (language, page) -> {"title", "url", "words", "ids", "headings"} of each chapter page built so far
 _SEEN: dict[tuple[str, str], dict] = {}
+
+
+def reset() -> None:
+    """A new build starts from nothing (course_build/plugin.py calls this; `mkdocs serve` rebuilds in one process)."""
+    _SEEN.clear()
 
 
 def _page(page, lang: str) -> str | None:
@@ -62,7 +65,7 @@ def on_nav(nav, config, files, **kwargs):
     return nav
 
 
-@event_priority(100)  # before hooks/exercises.py and hooks/refs.py read the page
+@event_priority(100)  # before course_build/exercises.py and course_build/refs.py read the page
 def _chapter_markdown(markdown: str, page, config, files, **kwargs) -> str:
     lang = config["theme"]["language"]
     name = _page(page, lang)
@@ -88,9 +91,9 @@ def _toc(items) -> list[tuple[int, str, str]]:
     return out
 
 
-@event_priority(-900)  # after hooks/refs.py and hooks/exercises.py wrote the content
+@event_priority(-900)  # after course_build/refs.py and course_build/exercises.py wrote the content
 def on_page_content(content: str, page, config, **kwargs) -> str:
-    from hooks.home import words
+    from course_build.home import words
     lang = config["theme"]["language"]
     name = _page(page, lang)
     if name is None or course.chapter_of(name) is None:
@@ -123,7 +126,7 @@ def sections_html(chapter: str, lang: str, page, where: str) -> str:
 
 
 def _wpm(lang: str) -> float:
-    from hooks.home import reading_wpm
+    from course_build.home import reading_wpm
     return reading_wpm(lang)
 
 
@@ -179,7 +182,7 @@ def material_markup(output: str) -> str:
     return output
 
 
-@event_priority(50)  # before hooks/notfound.py keeps the 404 page's output
+@event_priority(50)  # before course_build/notfound.py keeps the 404 page's output
 def on_post_template(output: str, template_name: str, config, **kwargs):
     return material_markup(output) if template_name == "404.html" else output
 
@@ -207,7 +210,7 @@ def _holders(lang: str, chapter: str) -> dict[str, str]:
     return out
 
 
-@event_priority(-100)  # after hooks/exercises.py put its questions and solutions (strings) into the page
+@event_priority(-100)  # after course_build/exercises.py put its questions and solutions (strings) into the page
 def _links_markdown(markdown: str, page, config, files, **kwargs) -> str:
     """A link to `#heading` written for the one-page lesson (an exercise's solution names «section X») points
     at the chapter page that holds that heading, when it is not this one."""

@@ -7,7 +7,6 @@ never trusted from the list, and a missing or broken file stops the build.
 from __future__ import annotations
 
 import json
-import sys
 import zipfile
 from functools import lru_cache
 from pathlib import Path
@@ -15,8 +14,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from scripts.common.paths import DOWNLOADS, DOWNLOADS_INDEX as INDEX  # noqa: E402
+from scripts.common.paths import DOWNLOADS, DOWNLOADS_INDEX as INDEX
 
 REMAKE = "run `make site` (tools/offline_copy.py, then tools/pdf.py) to make it again"
 

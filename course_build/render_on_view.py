@@ -15,21 +15,19 @@ is not wrapped.
 from __future__ import annotations
 
 import re
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 from mkdocs.plugins import event_priority
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from scripts.common import course  # noqa: E402
+from scripts.common import course
 
 HEADING = re.compile(r"h[1-6]$")  # the title (h1) and its introduction stay as they are
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 OPEN, CLOSE = '<div class="cv" style="--cv-chars: {chars}; --cv-fixed: {fixed:g}">', "</div>"
 # A block's placeholder height before it is first shown (course.css turns these into a length): its text
-# (formulas by their TeX source: KaTeX renders them later, hooks/katex.py) and, in rem, what does not flow
+# (formulas by their TeX source: KaTeX renders them later, course_build/katex.py) and, in rem, what does not flow
 # as text. Rough on purpose: the scroll bar and in-page links only need the page about as long as it will be.
 TAG = re.compile(r"<[^>]+>")
 FIRST_SCREEN_CHARS = 1500  # characters of text a 390 px phone shows on its first screen, under the header
@@ -123,7 +121,7 @@ def _lesson(page, lang: str) -> bool:
     return bool(name and course.chapter_of(name))
 
 
-@event_priority(-950)  # after every step that writes the content, before hooks/print_pages.py marks it (-1000)
+@event_priority(-950)  # after every step that writes the content, before course_build/print_pages.py marks it (-1000)
 def on_page_content(content: str, page, config, **kwargs) -> str:
     if not _lesson(page, config["theme"]["language"]):
         return content

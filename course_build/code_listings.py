@@ -15,16 +15,14 @@ from __future__ import annotations
 import html
 import json
 import re
-import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.utils import get_relative_url
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from hooks.worker_shim import offline_build  # noqa: E402
-from scripts.common.jsonio import write_if_changed  # noqa: E402
+from course_build.worker_shim import offline_build
+from scripts.common.jsonio import write_if_changed
 
 ENTRY = re.compile(r'(<section class="provenance-entry" id="src-([\w-]+)">)(.*?)(</section>)', re.S)
 # the listing pymdownx.highlight wrote: code is escaped, so the first </pre></div> closes it
@@ -34,11 +32,16 @@ FILE = re.compile(r'<summary>[^<]*?(scripts/[\w/.-]+\.py)</summary>')
 _listings: dict[str, str] = {}  # experiment → the <pre>'s inner HTML, written by on_post_build
 
 
+def reset() -> None:
+    """A new build starts from nothing (course_build/plugin.py calls this; `mkdocs serve` rebuilds in one process)."""
+    _listings.clear()
+
+
 def script_path(exp: str) -> str:
     return f"assets/code/{exp}.js"
 
 
-@event_priority(40)  # after hooks/refs.py wrote the entries (50), before print pages and search copy it
+@event_priority(40)  # after course_build/refs.py wrote the entries (50), before print pages and search copy it
 def on_page_content(content: str, page, config, **kwargs) -> str:
     if offline_build(config):
         return content
@@ -50,7 +53,7 @@ def on_page_content(content: str, page, config, **kwargs) -> str:
         file = FILE.search(body)
         if not listing or not file:
             raise PluginError(f"{page.file.src_uri}: provenance entry {exp} has no code listing to move "
-                              "(hooks/refs.py provenance_md writes one per entry)")
+                              "(course_build/refs.py provenance_md writes one per entry)")
         inner = listing.group(1)
         if _listings.setdefault(exp, inner) != inner:
             raise PluginError(f"{exp}: its listing differs between pages; every page must include "

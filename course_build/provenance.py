@@ -107,6 +107,8 @@ def libraries(name: str) -> tuple[str, ...]:
                 [a.name for a in node.names] if isinstance(node, ast.Import) else []
             for mod in mods:
                 top = mod.split(".")[0]
+                if (ROOT / top).is_dir():  # the course's own code (installed editable), not a library
+                    continue
                 for dist in dists.get(top, []):
                     found.add(f"{dist} {md.version(dist)}")
     return (f"Python {platform.python_version()}", *sorted(found, key=str.lower))

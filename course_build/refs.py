@@ -20,7 +20,6 @@ import html
 import json
 import re
 import shutil
-import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -30,12 +29,11 @@ from mkdocs.utils import get_relative_url
 
 ROOT = Path(__file__).resolve().parent.parent
 GEN = ROOT / "generated"
-sys.path.insert(0, str(ROOT))
-from hooks import downloads, provenance, refparse  # noqa: E402  (downloads: entries checked against the files)
-from hooks.bidi import isolate_formulas  # noqa: E402  (√d stays √d in Persian captions and headers)
-from hooks.worker_shim import not_here_note, offline_build  # noqa: E402
-from scripts.charts import _palette  # noqa: E402  (series colours per scheme)
-from scripts.common import dates, fonts, i18n, numfmt  # noqa: E402  (numfmt: the one place numbers get their language)
+from course_build import downloads, provenance, refparse  # downloads: entries checked against the files
+from course_build.bidi import isolate_formulas  # √d stays √d in Persian captions and headers
+from course_build.worker_shim import not_here_note, offline_build
+from scripts.charts import _palette  # series colours per scheme
+from scripts.common import dates, fonts, i18n, numfmt  # numfmt: the one place numbers get their language
 
 SLOT = re.compile(r'<div class="chart-slot" data-chart="([\w-]+)"></div>')
 # Tables are numbered per lesson, in page order, once Markdown has made them (data tables and tables
@@ -369,7 +367,7 @@ PROVENANCE = "\x00provenance\x00"
 
 def check_source(page, markdown: str, where: str) -> None:
     """The page's references as its author wrote them, with the lines of its file: by the time this hook
-    runs, mkdocs has taken off the front matter and hooks/exercises.py has put each exercise's text in, so
+    runs, mkdocs has taken off the front matter and course_build/exercises.py has put each exercise's text in, so
     lines counted in `markdown` are not the file's. page.markdown stays the source until every hook ran
     (a page made by hand, as unit tests do, may carry only the markdown it is given)."""
     source = getattr(page, "markdown", None) or markdown
@@ -445,7 +443,7 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
         out = refparse.substitute(markdown, resolve)
     except refparse.RefError as err:  # the page's own text passed check_source: text a hook put in
         raise PluginError(f"{where}: in an exercise's words (scripts/i18n/{lang}/exercises.yml, put in by "
-                          f"hooks/exercises.py): {err.problem}") from None
+                          f"course_build/exercises.py): {err.problem}") from None
     if out.count(PROVENANCE) > 1:
         raise PluginError(f"{where}: {{{{ provenance }}}} appears twice; keep one, at the end of the page")
     if used and PROVENANCE not in out:

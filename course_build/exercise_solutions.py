@@ -9,29 +9,32 @@ reader without JavaScript finds it: the PDF's appendix of answers, linked (`exer
 in scripts/i18n/<lang>/exercises.yml).
 
 The offline copy keeps the solutions in the page (read from disk; its print pages feed the PDF's
-appendix), as hooks/code_listings.py keeps code listings.
+appendix), as course_build/code_listings.py keeps code listings.
 """
 from __future__ import annotations
 
 import html
 import json
 import re
-import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.utils import get_relative_url
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from hooks.worker_shim import offline_build  # noqa: E402
-from scripts.common.jsonio import write_if_changed  # noqa: E402
-from scripts.common.i18n import strings  # noqa: E402
+from course_build.worker_shim import offline_build
+from scripts.common.jsonio import write_if_changed
+from scripts.common.i18n import strings
 
 EXERCISE_ID = re.compile(r'<div class="exercise"[^>]*? id="(exercise-[\w-]+)"')
 SOLUTION = re.compile(r'(<details class="exercise-solution"[^>]*)>(\s*<summary>.*?</summary>)(.*?)(</details>)', re.S)
 
 _solutions: dict[str, dict[str, str]] = {}  # script path → {exercise element id: body HTML}, written by on_post_build
+
+
+def reset() -> None:
+    """A new build starts from nothing (course_build/plugin.py calls this; `mkdocs serve` rebuilds in one process)."""
+    _solutions.clear()
 
 
 def script_path(page) -> str:
@@ -40,16 +43,16 @@ def script_path(page) -> str:
     return f"assets/solutions/{name}.js"
 
 
-@event_priority(-500)  # the written page: after hooks/katex.py rendered the solutions' formulas
+@event_priority(-500)  # the written page: after course_build/katex.py rendered the solutions' formulas
 def on_post_page(content: str, page, config, **kwargs) -> str:
     if offline_build(config) or 'class="exercise-solution"' not in content:
         return content
-    from hooks import refs  # the PDF link, with its size, as {{ download: pdf }} writes it
+    from course_build import refs  # the PDF link, with its size, as {{ download: pdf }} writes it
     ids = EXERCISE_ID.findall(content)
     found = SOLUTION.findall(content)
     if len(ids) != len(found):
         raise PluginError(f"{page.file.src_uri}: {len(ids)} exercises but {len(found)} solutions "
-                          "(hooks/exercises.py writes one solution inside each exercise)")
+                          "(course_build/exercises.py writes one solution inside each exercise)")
     lang = config["theme"]["language"]
     ui = strings(lang)["exercises"]["ui"]
     pdf = refs.download_md("pdf", page.file.src_uri, lang, page, config)

@@ -19,15 +19,13 @@ at priority -100).
 """
 import html
 import re
-import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from scripts.common import course  # noqa: E402  (the languages and the nav's pages, declared once)
-from scripts.common.i18n import strings  # noqa: E402
+from scripts.common import course  # the languages and the nav's pages, declared once
+from scripts.common.i18n import strings
 
 
 def check_pages(docs: Path) -> None:
@@ -95,6 +93,6 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
     return landmarks(output, config)
 
 
-@event_priority(10)   # before hooks/notfound.py keeps the 404 page it writes for each language
+@event_priority(10)   # before course_build/notfound.py keeps the 404 page it writes for each language
 def on_post_template(output: str, template_name: str, config, **kwargs) -> str:
     return landmarks(output, config) if template_name == "404.html" else output

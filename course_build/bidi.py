@@ -5,7 +5,7 @@ it the sentence's direction, and the reader sees «d√». Plain HTML text (figu
 headers) therefore wraps each fragment that holds a symbol or a digit among Latin letters — √d, QKᵀ,
 2n²d, q·k/√d, d = ۳۲ — in <bdi dir="ltr">, which keeps it whole and left to right on the site and in
 the PDF.
-Not a hook: hooks/refs.py imports it.
+Not a hook: course_build/refs.py imports it.
 """
 from __future__ import annotations
 

@@ -15,13 +15,11 @@
 import json
 import posixpath
 import re
-import sys
 from pathlib import Path
 
 from mkdocs.plugins import event_priority
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from scripts.common import course  # noqa: E402
+from scripts.common import course
 
 CONFIG_BASE = re.compile(r'"base": "[^"]*"')
 CODE_BLOCK = re.compile(r'(<div class="language-[\w-]+ highlight"><pre>(?:<span></span>)?<code)(?=>)')
@@ -42,7 +40,7 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
         base = posixpath.relpath(root, here)
         output, n = CONFIG_BASE.subn(f'"base": "{base}"', output, count=1)
         if n != 1:
-            raise RuntimeError("Material's __config has no base: update hooks/markup.py")
+            raise RuntimeError("Material's __config has no base: update course_build/markup.py")
     return output
 
 

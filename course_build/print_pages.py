@@ -2,7 +2,7 @@
 
 tools/pdf.py assembles one print page per language from these files instead of parsing Material's HTML:
     <PRINT_PAGES>/<site key>/<lang>/<page>.json (each chapter page: overview, sections) = {"title", "toc", "content", "shell"}
-`content` is the article exactly as the reader gets it (after every hook, math rendered by hooks/katex.py
+`content` is the article exactly as the reader gets it (after every hook, math rendered by course_build/katex.py
 on post_page); `toc` is the page's own table of contents; `shell` is the whole page with the article
 replaced by SHELL_SLOT (the print page takes its head, styles and scripts from it).
 """
@@ -11,15 +11,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
 from pathlib import Path
 
 from mkdocs.plugins import event_priority
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from scripts.common import course  # noqa: E402
-from scripts.common.paths import PRINT_PAGES  # noqa: E402  (shared with tools/pdf.py)
+from scripts.common import course
+from scripts.common.paths import PRINT_PAGES  # shared with tools/pdf.py
 
 SHELL_SLOT = "<!--print-article-slot-->"
 _START, _END = "<!--print-article-->", "<!--/print-article-->"
@@ -58,14 +56,14 @@ def on_page_content(content: str, page, config, **kwargs) -> str:
     return _START + content + _END
 
 
-@event_priority(-1000)  # after hooks/katex.py rendered the math in the written page
+@event_priority(-1000)  # after course_build/katex.py rendered the math in the written page
 def on_post_page(output: str, page, config, **kwargs) -> str:
     lang = config["theme"]["language"]
     lesson = _lesson(page, lang)
     if lesson is None:
         return output
     if output.count(_START) != 1 or output.count(_END) != 1:
-        raise RuntimeError(f"{page.file.src_uri}: the print markers of hooks/print_pages.py are not in the page once "
+        raise RuntimeError(f"{page.file.src_uri}: the print markers of course_build/print_pages.py are not in the page once "
                            "(a template or hook dropped or copied page.content): fix that template or hook")
     before, rest = output.split(_START, 1)
     article, after = rest.split(_END, 1)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import html
 import math
 import re
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -24,11 +23,10 @@ from mkdocs.plugins import event_priority
 from mkdocs.utils import get_relative_url
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from hooks import refparse  # noqa: E402
-from hooks.bidi import isolate_formulas  # noqa: E402  (√d stays √d in a Persian promise)
-from scripts.common import course, numfmt  # noqa: E402
-from scripts.common.i18n import strings  # noqa: E402
+from course_build import refparse
+from course_build.bidi import isolate_formulas  # √d stays √d in a Persian promise
+from scripts.common import course, numfmt
+from scripts.common.i18n import strings
 
 SLOT = '<div class="lesson-cards" data-lessons-slot></div>'
 OWN_LINE = re.compile(r"^\{\{\s*lessons\s*\}\}[ \t]*$", re.M)
@@ -36,6 +34,14 @@ OWN_LINE = re.compile(r"^\{\{\s*lessons\s*\}\}[ \t]*$", re.M)
 _SEEN: dict[tuple[str, str], dict] = {}
 # every page of a chapter seen in this build: (language, page) -> what it adds to its chapter's card
 _PAGES: dict[tuple[str, str], dict] = {}
+
+
+def reset() -> None:
+    """A new build starts from nothing (course_build/plugin.py calls this; `mkdocs serve` rebuilds in one process)."""
+    _SEEN.clear()
+    _PAGES.clear()
+
+
 PROVENANCE_ENTRY = re.compile(r'class="provenance-entry"[^>]*\bid="(src-[\w-]+)"|\bid="(src-[\w-]+)"[^>]*class="provenance-entry"')
 
 
@@ -102,25 +108,25 @@ def words(content: str) -> int:
     return sum(1 for w in WORD.findall(" ".join(parser.parts)) if any(c.isalnum() for c in w))
 
 
-# ── hooks ────────────────────────────────────────────────────────────────────────────────────────
+# ── handlers ────────────────────────────────────────────────────────────────────────────────────────
 def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
     """`{{ lessons }}` becomes a slot the cards fill once every lesson has been rendered; every other
-    reference is left, as written, for hooks/refs.py."""
+    reference is left, as written, for course_build/refs.py."""
     def resolve(kind: str, ref: str, arg: str) -> str:
         if kind == "lessons":
             if ref or arg:
                 raise refparse.RefError(f"write {{{{ lessons }}}} alone, not {{{{ lessons: {ref} | {arg} }}}}")
-            return SLOT  # one line for one line: hooks/refs.py's line numbers stay right
+            return SLOT  # one line for one line: course_build/refs.py's line numbers stay right
         return "{{ " + kind + (f": {ref}" if ref else "") + (f" | {arg}" if arg else "") + " }}"
     if "lessons" not in markdown:
         return markdown
     try:
         return refparse.substitute(markdown, resolve)
-    except refparse.RefError:  # hooks/refs.py reports it with page and line; the slot must not hide it
+    except refparse.RefError:  # course_build/refs.py reports it with page and line; the slot must not hide it
         return OWN_LINE.sub(SLOT, markdown)
 
 
-@event_priority(-900)  # after hooks/refs.py made the figures and provenance, before print_pages marks the content
+@event_priority(-900)  # after course_build/refs.py made the figures and provenance, before print_pages marks the content
 def on_page_content(content: str, page, config, **kwargs) -> str:
     lang = config["theme"]["language"]
     name = course.page_of(page.file.src_uri, lang)

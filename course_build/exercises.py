@@ -11,7 +11,7 @@ Where things come from:
                                      (scripts/experiments/exercises.py)
   scripts/i18n/<lang>/exercises.yml  exercises.ui (buttons, verdicts) and exercises.items.<id>
                                      (question, hint, solution, options)
-This hook runs before hooks/refs.py and leaves `{{ v: … }}` references for it to resolve, so every
+This hook runs before course_build/refs.py and leaves `{{ v: … }}` references for it to resolve, so every
 number in a question or solution is formatted in the page's language like the rest of the lesson.
 The answer sits only in a data attribute and inside the closed solution: nothing visible gives it away.
 """
@@ -20,7 +20,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -29,8 +28,7 @@ from mkdocs.utils import get_relative_url
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "generated" / "data" / "exercises.json"
-sys.path.insert(0, str(ROOT))
-from scripts.common import course, i18n, numfmt  # noqa: E402
+from scripts.common import course, i18n, numfmt
 
 EXERCISE = re.compile(r"^[ \t]*\{\{\s*exercise\s*:\s*(?P<id>[^}\s]+)\s*\}\}[ \t]*$", re.M)
 SCRIPT = "assets/js/exercises.js"
@@ -63,7 +61,7 @@ def precision_line(ex_id: str, item: dict, ui: dict) -> str:
 def controls(form: str, static: str = "") -> str:
     """The exercise's form inside a <template>: assets/js/exercises.js puts it in the page when the exercise
     nears the screen. Chromium's form autofill reads every form control of a page at DOMContentLoaded and at
-    load, and one inside a lesson block that skips its layout (hooks/render_on_view.py) made it style and lay
+    load, and one inside a lesson block that skips its layout (course_build/render_on_view.py) made it style and lay
     out that whole block: the whole lesson, in one long task (issue 12, Lighthouse). A template's content is
     no control of the page. `static` is what readers without the script and paper get instead (a choice's
     options); the script hides it when the form arrives."""
@@ -145,7 +143,7 @@ def exercise_md(ex_id: str, n: int, data: dict, w: dict, lang: str, where: str) 
     return f"\n<div {attrs} markdown=\"block\">\n\n" + "\n".join(parts) + "\n\n</div>\n"
 
 
-@event_priority(100)  # before hooks/refs.py, which resolves the {{ v: … }} references this leaves
+@event_priority(100)  # before course_build/refs.py, which resolves the {{ v: … }} references this leaves
 def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
     if not EXERCISE.search(markdown):
         return markdown

@@ -24,12 +24,10 @@ import hashlib
 import html
 import json
 import re
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from scripts.common import course, fonts, numfmt  # noqa: E402
+from scripts.common import course, fonts, numfmt
 
 GEN = ROOT / "generated"
 CACHE = ROOT / ".cache" / "chart-fonts"
@@ -88,7 +86,7 @@ def page_chars(site: Path, langs: list[str]) -> set[str]:
         out |= chart_chars(lang)
         for yml in sorted((ROOT / "scripts" / "i18n" / lang).glob("*.yml")):
             out.update(yml.read_text(encoding="utf-8"))
-    # pages, and what they load into themselves later (hooks/exercise_solutions.py, listed before this hook)
+    # pages, and what they load into themselves later (course_build/exercise_solutions.py, listed before this hook)
     for page in sorted([*site.rglob("*.html"), *(site / "assets" / "solutions").glob("*.js")]):
         text = html.unescape(page.read_text(encoding="utf-8"))
         out.update(ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), text))

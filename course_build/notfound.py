@@ -8,19 +8,22 @@ switches to that language's 404 page. tools/serve.py answers missing paths the s
 """
 import html
 import json
-import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from scripts.common import course  # noqa: E402
-from scripts.common.i18n import strings  # noqa: E402
+from scripts.common import course
+from scripts.common.i18n import strings
 
 MATERIAL_HEADING = "<h1>404 - Not found</h1>"
 _pages: dict[str, str] = {}  # language -> its 404 page, gathered over static-i18n's per-language builds
+
+
+def reset() -> None:
+    """A new build starts from nothing (course_build/plugin.py calls this; `mkdocs serve` rebuilds in one process)."""
+    _pages.clear()
 
 
 def languages(config=None) -> tuple[str, list[str]]:
@@ -46,7 +49,7 @@ def on_post_template(output: str, template_name: str, config, **kwargs):
     default, roots = languages(config)
     t = strings(lang)["ui"]["not_found"]
     if MATERIAL_HEADING not in output:
-        raise PluginError("Material's 404 page changed (no '404 - Not found' heading): update hooks/notfound.py")
+        raise PluginError("Material's 404 page changed (no '404 - Not found' heading): update course_build/notfound.py")
     home = base_path(config) + course.language(lang).prefix
     body = (f"<h1>{html.escape(t['title'])}</h1><p>{html.escape(t['text'])}</p>"
             f'<p><a href="{html.escape(home)}">{html.escape(t["home"])}</a></p>')
@@ -54,7 +57,7 @@ def on_post_template(output: str, template_name: str, config, **kwargs):
     _pages[lang] = output
     if lang == default:
         output = output.replace("<head>", "<head>" + switch_script(base_path(config), roots), 1)
-    else:  # this language's search index (hooks/markup.py gives each language root its own)
+    else:  # this language's search index (course_build/markup.py gives each language root its own)
         output = output.replace(f'"base": "{base_path(config)}"', f'"base": "{base_path(config)}{lang}/"', 1)
         target = Path(config["site_dir"]) / lang / "404.html"
         target.parent.mkdir(parents=True, exist_ok=True)

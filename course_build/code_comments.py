@@ -7,11 +7,8 @@ Only those comments change: other code on the page (provenance listings) is show
 """
 import html
 import re
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from scripts.common.i18n import strings  # noqa: E402
+from scripts.common.i18n import strings
 
 COMMENT = re.compile(r'(<span class="c1">#\s*)([^<]*)(</span>)')   # a Python comment as Pygments marks it
 

@@ -18,17 +18,15 @@ import html
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from hooks.render_on_view import FIRST_SCREEN_CHARS, text_chars  # noqa: E402
-from hooks.worker_shim import offline_build  # noqa: E402
-from scripts.common.course import language  # noqa: E402
+from course_build.render_on_view import FIRST_SCREEN_CHARS, text_chars
+from course_build.worker_shim import offline_build
+from scripts.common.course import language
 
 RENDERER = ROOT / "tools" / "katex_render.cjs"
 CACHE = ROOT / ".cache" / "katex"
@@ -46,7 +44,7 @@ MATH_ITALIC = [range(0x1D434, 0x1D468), range(0x1D6E2, 0x1D71C), [0x210E]]
 DRAWN = [0x221A, 0x2016, 0x2223, 0x2225, 0x27E8, 0x27E9, 0x2308, 0x2309, 0x230A, 0x230B, 0x23DE, 0x23DF,
          0x2190, 0x2192, 0x2194, 0x203E, 0x2061, 0x2062, 0x2063, 0x2064]
 # text on a phone's first two screens: Chromium lays out a content-visibility block that near the viewport
-# at load (hooks/render_on_view.py), and so asks for its fonts
+# at load (course_build/render_on_view.py), and so asks for its fonts
 NEAR_FIRST_SCREEN_CHARS = 2 * FIRST_SCREEN_CHARS
 used_chars: set[str] = set()  # every character the rendered formulas show, over the whole build
 
