@@ -35,12 +35,12 @@ $(NODE): package.json package-lock.json
 	touch $@
 
 $(VENDOR): $(NODE) $(VENV) tools/vendor_assets.py $(wildcard tools/vega/*.js)
-	$(PY) tools/vendor_assets.py
+	$(PY) -m tools.vendor_assets
 	touch $@
 
 # the same script builds the Vega bundle (tools/vega/): a deleted bundle is built again
 $(VEGA_BUNDLE): | $(VENDOR)
-	$(PY) tools/vendor_assets.py
+	$(PY) -m tools.vendor_assets
 
 assets: $(VENDOR) $(VEGA_BUNDLE)
 
@@ -57,7 +57,7 @@ check-data: $(VENV) $(VENDOR)
 
 ## reproduce: recompute generated/ from scratch under two other CPU kernel paths; the committed bytes or a failure
 reproduce: $(VENV) $(VENDOR)
-	$(PY) tools/reproduce.py
+	$(PY) -m tools.reproduce
 
 ## build: site/ alone (quick preview; downloads linked only if made before)
 build: data
@@ -65,14 +65,14 @@ build: data
 
 ## offline, pdf: skipped when their inputs' content hash is unchanged (tools/step_cache.py); FORCE=1 rebuilds
 offline: data
-	$(PY) tools/offline_copy.py $(if $(FORCE),--force)
+	$(PY) -m tools.offline_copy $(if $(FORCE),--force)
 
 pdf: offline browser
-	$(PY) tools/pdf.py $(if $(FORCE),--force)
+	$(PY) -m tools.pdf $(if $(FORCE),--force)
 
 ## serve: preview on 127.0.0.1 under site_url's path, as GitHub Pages serves it
 serve: build
-	$(PY) tools/serve.py
+	$(PY) -m tools.serve
 
 ## browser: Debian's chromium (never a downloaded browser), fonts, poppler and Java (HTML checker) for the tests
 browser:
@@ -83,7 +83,7 @@ browser:
 
 ## bench: speed and size against the budgets (prints a table, writes bench/bench.json)
 bench: site browser
-	$(PY) tools/bench.py
+	$(PY) -m tools.bench
 
 clean:
 	rm -rf site build .cache

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import html
 import json
-import re
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -24,10 +23,19 @@ from mkdocs.utils import get_relative_url
 from course_build.worker_shim import offline_build
 from scripts.common.jsonio import write_if_changed
 
-ENTRY = re.compile(r'(<section class="provenance-entry" id="src-([\w-]+)">)(.*?)(</section>)', re.S)
-# the listing pymdownx.highlight wrote: code is escaped, so the first </pre></div> closes it
-LISTING = re.compile(r'<div class="language-python highlight"><pre>(.*?)</pre></div>', re.S)
-FILE = re.compile(r'<summary>[^<]*?(scripts/[\w/.-]+\.py)</summary>')
+# course_build/refs.py puts these marks around each entry's listing (provenance_md): this stage finds the
+# listing by them, never by the markup around it. An HTML comment: it passes Markdown untouched, and
+# highlighted code cannot hold one (pygments escapes "<").
+OPEN = "<!-- listing "
+CLOSE = "<!-- /listing -->"
+# how pymdownx.highlight wraps a Python listing (its markup, not another stage's): what moves is the <pre>'s inside
+HIGHLIGHT = ('<div class="language-python highlight"><pre>', "</pre></div>")
+
+
+def listing_marks(exp: str, path: str) -> tuple[str, str]:
+    """The marks around experiment `exp`'s listing of `path` (course_build/refs.py writes them)."""
+    return f"{OPEN}{exp} {path} -->", CLOSE
+
 
 _listings: dict[str, str] = {}  # experiment → the <pre>'s inner HTML, written by on_post_build
 
@@ -43,31 +51,35 @@ def script_path(exp: str) -> str:
 
 @event_priority(40)  # after course_build/refs.py wrote the entries (50), before print pages and search copy it
 def on_page_content(content: str, page, config, **kwargs) -> str:
-    if offline_build(config):
-        return content
     source = ((config.get("extra") or {}).get("source_url") or "").rstrip("/")
-
-    def entry(m: re.Match) -> str:
-        start, exp, body, end = m.groups()
-        listing = LISTING.search(body)
-        file = FILE.search(body)
-        if not listing or not file:
-            raise PluginError(f"{page.file.src_uri}: provenance entry {exp} has no code listing to move "
-                              "(course_build/refs.py provenance_md writes one per entry)")
-        inner = listing.group(1)
+    offline = offline_build(config)
+    parts, rest, moved = [], content, 0
+    while (at := rest.find(OPEN)) >= 0:
+        head, _, rest = rest[:at], None, rest[at + len(OPEN):]
+        mark, _, rest = rest.partition(" -->")
+        body, found, rest = rest.partition(CLOSE)
+        exp, _, file = mark.partition(" ")
+        if not found or not file:
+            raise PluginError(f"{page.file.src_uri}: the listing of {exp or '?'} has no closing mark "
+                              "(course_build/refs.py provenance_md writes both, listing_marks)")
+        parts.append(head)
+        listing = body.strip()
+        if offline:  # the offline copy keeps the listing in the page
+            parts.append(listing)
+            continue
+        if not (listing.startswith(HIGHLIGHT[0]) and listing.endswith(HIGHLIGHT[1])):
+            raise PluginError(f"{page.file.src_uri}: the listing of {exp} is not pymdownx.highlight's "
+                              f"{HIGHLIGHT[0]}…{HIGHLIGHT[1]}: update HIGHLIGHT in course_build/code_listings.py")
+        inner = listing[len(HIGHLIGHT[0]):-len(HIGHLIGHT[1])]
         if _listings.setdefault(exp, inner) != inner:
             raise PluginError(f"{exp}: its listing differs between pages; every page must include "
-                              "scripts/experiments/{exp}.py the same way")
+                              f"scripts/experiments/{exp}.py the same way")
         src = get_relative_url(script_path(exp), page.url)
-        fallback = (f'<a href="{html.escape(source)}/blob/HEAD/{html.escape(file.group(1))}" dir="ltr">'
-                    f'{html.escape(file.group(1))}</a>')
-        box = (f'<div class="code-listing" data-code="{exp}" data-src="{html.escape(src)}">'
-               f'<p>{fallback}</p></div>')
-        return start + body[:listing.start()] + box + body[listing.end():] + end
-
-    out, n = ENTRY.subn(entry, content)
-    page.meta["code_listings"] = bool(n)
-    return out
+        fallback = f'<a href="{html.escape(source)}/blob/HEAD/{html.escape(file)}" dir="ltr">{html.escape(file)}</a>'
+        parts.append(f'<div class="code-listing" data-code="{exp}" data-src="{html.escape(src)}"><p>{fallback}</p></div>')
+        moved += 1
+    page.meta["code_listings"] = bool(moved)
+    return "".join(parts) + rest
 
 
 def on_post_build(config, **kwargs) -> None:

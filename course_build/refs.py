@@ -30,6 +30,7 @@ from mkdocs.utils import get_relative_url
 ROOT = Path(__file__).resolve().parent.parent
 GEN = ROOT / "generated"
 from course_build import downloads, provenance, refparse  # downloads: entries checked against the files
+from course_build.code_listings import listing_marks
 from course_build.bidi import isolate_formulas  # √d stays √d in Persian captions and headers
 from course_build.worker_shim import not_here_note, offline_build
 from scripts.charts import _palette  # series colours per scheme
@@ -319,6 +320,7 @@ def provenance_md(used: list[str], lang: str) -> str:
     for exp in used:
         path = provenance.source_file(exp).relative_to(ROOT).as_posix()
         seeds = provenance.seeds(exp)
+        marks = listing_marks(exp, path)  # course_build/code_listings.py moves the listing out by them
         seed_items = "".join(f"<li><code>{text(call)}</code> <small>({text(f)})</small></li>" for f, call in seeds)
         out += [f'<section class="provenance-entry" id="{source_id(exp)}" markdown>', "",
                 # raw HTML heading: the entries stay out of the page's table of contents
@@ -332,7 +334,7 @@ def provenance_md(used: list[str], lang: str) -> str:
                 # the code is in the page once, not in the search index (data-search-exclude) nor in the PDF (CSS)
                 f'<details class="example" data-search-exclude markdown="1">',
                 f"<summary>{text(ui['code'])}: {text(path)}</summary>", "",
-                "```python", f'--8<-- "{path}"', "```", "",
+                marks[0], "", "```python", f'--8<-- "{path}"', "```", "", marks[1], "",
                 "</details>", "</section>", ""]
     return "\n".join(out)
 
@@ -449,6 +451,8 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
     if used and PROVENANCE not in out:
         raise PluginError(f"{where}: the page shows computed numbers but has no {{{{ provenance }}}}: "
                           "end it with {{ provenance }} so each number links to the code that made it")
+    # the experiments this page cites, for the stages after it (home: a chapter's card counts them)
+    page.meta["experiments"] = list(used)
     return out.replace(PROVENANCE, provenance_md(list(used), lang))
 
 

@@ -6,16 +6,13 @@ import json
 import os
 import re
 import zipfile
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tools"))
-from browser import ALL_CHARTS_RENDERED as RENDERED, NEXT_FRAME  # noqa: E402  (shared with tools/)
-from scripts.common import course  # noqa: E402  (the course model: languages and lessons)
+from tools.browser import ALL_CHARTS_RENDERED as RENDERED, NEXT_FRAME  # shared with tools/
+from scripts.common import course  # the course model: languages and lessons
 
 LANGS = tuple(course.codes())
 LESSONS = course.lessons()              # the chapters: each one's overview page
@@ -124,7 +121,7 @@ def site_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def base_url(site_dir):
-    from serve import start
+    from tools.serve import start
     server, url = start(site_dir)
     yield url
     server.shutdown()
@@ -134,7 +131,7 @@ def base_url(site_dir):
 def browser():
     from playwright.sync_api import sync_playwright
 
-    from browser import launch
+    from tools.browser import launch
     with sync_playwright() as p:
         b = launch(p)
         yield b

@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
 
 
 def project(dest: Path) -> Path:
@@ -165,7 +164,7 @@ def test_each_language_has_its_own_404(built):
 
 def test_root_404_switches_by_path(built):
     """The switch is a plain script: run it with node against a path under each language folder."""
-    from serve import base_path
+    from tools.serve import base_path
     root = (built / "404.html").read_text(encoding="utf-8")
     script = re.search(r"<script>(\(function\(\)\{var b=.*?)</script>", root).group(1)
     base, lang = base_path(), other_languages()[0]
@@ -178,7 +177,7 @@ def test_root_404_switches_by_path(built):
 
 
 def test_serve_answers_missing_paths_with_the_language_404(built):
-    from serve import base_path, start
+    from tools.serve import base_path, start
     server, url = start(built)
     try:
         default, other = default_language(), other_languages()[0]

@@ -68,7 +68,7 @@ def check_tree(root: Path, site_path: str) -> list[str]:
 
 
 def test_site_links_and_anchors_resolve(site_dir):
-    from serve import base_path
+    from tools.serve import base_path
     problems = check_tree(site_dir, base_path())
     assert not problems, "\n".join(problems[:20])
 

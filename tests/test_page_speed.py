@@ -8,7 +8,6 @@
   and preloads the fonts it is set in.
 """
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,9 +15,8 @@ import pytest
 from conftest import CHART_PAGES, LANGS, LESSON_PAGES, LESSONS, open_page, page_url, page_with_chart, pages
 from scripts.common import course
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-from browser import ALL_CHARTS_RENDERED  # noqa: E402
-from course_build.render_on_view import _TopLevel, FIRST_SCREEN_CHARS, HEADING, text_chars, wrap  # noqa: E402
+from tools.browser import ALL_CHARTS_RENDERED
+from course_build.render_on_view import _TopLevel, FIRST_SCREEN_CHARS, HEADING, text_chars, wrap
 
 HEAVY = "sa_patch_attention"
 RTL = [lang.code for lang in course.languages() if lang.rtl]

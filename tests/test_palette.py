@@ -2,7 +2,6 @@
 parsed (overrides/partials/javascripts/palette.html), so nothing restyles the whole page after it is
 drawn; the toggle (the same script) behaves as Material's did: the reader's system setting when
 nothing is stored, a click or Enter switches, the choice is kept across pages and from disk."""
-import sys
 
 import pytest
 from mkdocs.exceptions import PluginError

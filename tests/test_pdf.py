@@ -85,7 +85,7 @@ def test_printed_strings_are_in_the_language(site_dir):
 def test_cover_date_in_the_language_calendar():
     """Solar Hijri in Persian (jdatetime), Gregorian in Ukrainian, each in its own digits."""
     import datetime as dt
-    from pdf import date_text
+    from tools.pdf import date_text
     from scripts.common.i18n import strings
     fa, uk = strings("fa")["ui"]["print"], strings("uk")["ui"]["print"]
     assert date_text("fa", fa, dt.date(2026, 3, 21)) == "۱ فروردین ۱۴۰۵"      # Nowruz 1405
@@ -246,7 +246,7 @@ def test_print_captions_say_what_the_page_shows(site_dir, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_metadata_title_once_author_subject_language(site_dir, lang):
-    from pdf import site_texts
+    from tools.pdf import site_texts
     reader = PdfReader(str(pdf(site_dir, lang)))
     meta = reader.metadata
     name, description = site_texts(lang)

@@ -18,10 +18,9 @@ from conftest import SITE_INPUTS, stale_outputs
 from scripts.common import course
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import offline_copy  # noqa: E402
-import pdf  # noqa: E402
-import step_cache  # noqa: E402
+from tools import offline_copy
+from tools import pdf
+from tools import step_cache
 
 pytestmark = pytest.mark.slow  # every test here builds in a subprocess: make test only
 
@@ -138,7 +137,7 @@ def test_the_pdf_key_holds_the_cover_date(monkeypatch):
 
 
 def pdf_key(root: Path) -> str:
-    code = "import sys; sys.path.insert(0, 'tools'); import pdf; print(pdf.inputs_key())"
+    code = "from tools import pdf; print(pdf.inputs_key())"
     return subprocess.run([sys.executable, "-c", code], cwd=root, env=ENV, capture_output=True, text=True,
                           check=True).stdout.strip()
 

@@ -9,15 +9,13 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import vendor_assets  # noqa: E402
-from conftest import CHART_PAGES, LANGS, open_page  # noqa: E402
+from tools import vendor_assets
+from conftest import CHART_PAGES, LANGS, open_page
 
 BUNDLE = vendor_assets.OUT / vendor_assets.VEGA_BUNDLE
 SPECS = sorted((ROOT / "generated" / "charts").glob("*/*.vg.json"))

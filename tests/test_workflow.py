@@ -29,7 +29,7 @@ def test_site_links_are_relative_so_a_project_path_works(site_dir):
     """No page links outside the project path: everything must work under /<repo>/ (the offline copy,
     tested from disk in test_offline.py, has only relative links)."""
     import re
-    from serve import base_path
+    from tools.serve import base_path
     for page in site_dir.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
         bad = re.findall(r'(?:href|src)="/(?!/)[^"]*"', text)

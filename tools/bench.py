@@ -24,11 +24,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-from browser import ALL_CHARTS_RENDERED, ARGS, CHROMIUM, NEXT_FRAME, launch  # noqa: E402
-from serve import start  # noqa: E402
-sys.path.insert(0, str(ROOT))
-from scripts.common import course  # noqa: E402
+from tools.browser import ALL_CHARTS_RENDERED, ARGS, CHROMIUM, NEXT_FRAME, launch
+from tools.serve import start
+from scripts.common import course
 
 PY = sys.executable
 PAGES = [(lang, page) for page in course.pages() for lang in course.codes()]
@@ -60,8 +58,8 @@ def bench_data() -> dict:
         **trained,
         "data_unchanged_s": timed([PY, "-m", "scripts.run"]),
         "mkdocs_build_s": timed([PY, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(ROOT / "build/bench-site")]),
-        "offline_s": timed([PY, "tools/offline_copy.py", "--force"]),  # a real build (unchanged ones are skipped)
-        "pdf_s": timed([PY, "tools/pdf.py", "--force"]),
+        "offline_s": timed([PY, "-m", "tools.offline_copy", "--force"]),  # a real build (unchanged ones are skipped)
+        "pdf_s": timed([PY, "-m", "tools.pdf", "--force"]),
         "site_unchanged_s": timed(["make", "site"]),
     }
 

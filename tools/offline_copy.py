@@ -16,10 +16,8 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from scripts.common.paths import DOWNLOADS, DOWNLOADS_INDEX, OFFLINE_COPY as OUT  # noqa: E402
-sys.path.insert(0, str(ROOT / "tools"))
-import step_cache  # noqa: E402
+from scripts.common.paths import DOWNLOADS, DOWNLOADS_INDEX, OFFLINE_COPY as OUT
+from tools import step_cache
 
 ZIP_NAME = "attention-course-offline.zip"
 FIXED_TIME = (2026, 1, 1, 0, 0, 0)  # same bytes for the same content

@@ -29,15 +29,13 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tools"))
-from browser import ALL_CHARTS_RENDERED, launch  # noqa: E402
-from offline_copy import DOWNLOADS, OUT, not_ours, outputs as offline_outputs, record  # noqa: E402
-import step_cache  # noqa: E402
-from course_build.print_pages import SHELL_SLOT, folder_for, saved_name  # noqa: E402
-from scripts.common import course, numfmt  # noqa: E402
-from scripts.common.i18n import strings  # noqa: E402
-from scripts.common import dates  # noqa: E402
+from tools.browser import ALL_CHARTS_RENDERED, launch
+from tools.offline_copy import DOWNLOADS, OUT, not_ours, outputs as offline_outputs, record
+from tools import step_cache
+from course_build.print_pages import SHELL_SLOT, folder_for, saved_name
+from scripts.common import course, numfmt
+from scripts.common.i18n import strings
+from scripts.common import dates
 
 PASSES = 4  # printings at most until the contents' page numbers settle (two suffice unless a number's width moves a break)
 
@@ -306,7 +304,7 @@ def pdf_files() -> list[Path]:
 def inputs_key() -> str:
     """The sources and environment (step_cache), plus what only printing reads: the offline copy as it stands
     (without the print pages this step writes into it), chromium, the fonts it may fall back to, the cover's date."""
-    from browser import CHROMIUM
+    from tools.browser import CHROMIUM
     fonts = step_cache.command_output(["fc-list", "--format", "%{file}|%{family}|%{style}\n"])
     return step_cache.inputs_key({
         "step": STEP, "printed": step_cache.digests(offline_outputs(), ignore=not_ours),

@@ -8,7 +8,7 @@ recomputed from scratch (`python -m scripts.run --force`: a lost manifest is reb
 (`--check`), and every file of its generated/ compared with the committed one. Timings are left out: they
 measure the machine (generated/timings/, machine named in each file).
 
-    python tools/reproduce.py            every path in PATHS (`make reproduce`; CI runs it after `make test`)
+    python -m tools.reproduce           every path in PATHS (`make reproduce`; CI runs it after `make test`)
     python tools/reproduce.py portable   one of them
 """
 from __future__ import annotations

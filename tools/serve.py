@@ -1,6 +1,6 @@
 """Serve site/ on 127.0.0.1 under site_url's path (e.g. /attention-course/), as GitHub Pages does.
 
-    python tools/serve.py [--port 8000] [--dir site]
+    python -m tools.serve [--port 8000] [--dir site]
 Anything outside the path answers 404, so a link that escapes the project path shows up here.
 A missing path gets the site's 404 page in its language (status 404), as GitHub Pages would show
 it: <root>/404.html for a path under a language folder that has one, else the root 404.html.
@@ -12,14 +12,12 @@ import functools
 import gzip
 import io
 import http.server
-import sys
 import threading
 from pathlib import Path
 from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from scripts.common import course  # noqa: E402
+from scripts.common import course
 
 
 def base_path() -> str:

@@ -1,20 +1,17 @@
 """Screenshots of pages as a reader sees them (Debian chromium), for looking, not for tests.
 
-    python tools/shoot.py [--site site] [--out build/shots] [--dark] [page ...]   (pages as in the nav; default: index)
+    python -m tools.shoot [--site site] [--out build/shots] [--dark] [page ...]   (pages as in the nav; default: index)
     -> build/shots/<lang>-<page>-<width>.png, 1280 and 390 px wide, full page; with --dark also
        <lang>-<page>-<width>-dark.png (the reader's system asks for dark: Material's slate palette)
 """
 import argparse
-import sys
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browser import ALL_CHARTS_RENDERED, launch  # noqa: E402
-from serve import ROOT, start  # noqa: E402
-sys.path.insert(0, str(ROOT))
-from scripts.common import course, paths  # noqa: E402
+from tools.browser import ALL_CHARTS_RENDERED, launch
+from tools.serve import ROOT, start
+from scripts.common import course, paths
 
 
 def main(pages, site: Path = paths.SITE, out: Path = paths.BUILD / "shots", schemes=("light",)):

@@ -18,13 +18,11 @@ import json
 import os
 import platform
 import subprocess
-import sys
 from importlib import metadata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from scripts.common.paths import BUILD  # noqa: E402
+from scripts.common.paths import BUILD
 
 STAMPS = BUILD / "stamps"
 # Every source a build of the site reads (tests/test_step_cache.py checks tests/conftest.py's SITE_INPUTS are among them)
