@@ -194,6 +194,10 @@ def num_span(text_: str) -> str:
     return f'<span class="num">{text_}</span>'
 
 
+# a chart's caption: tools/pdf.py finds it by these to put the printed state's caption in its place
+CAPTION = ('<figcaption id="caption-{chart}">', "</figcaption>")
+
+
 def source_id(dataset_name: str) -> str:
     return "src-" + provenance.experiment_of(dataset_name)
 
@@ -495,7 +499,7 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
                 f'data-src="{get_relative_url(spec_script(chart, lang), page.url)}" '
                 f'data-opts="{html.escape(json.dumps(opts, ensure_ascii=False))}"></div>'
                 f'<noscript><img src="{svg}" alt="{title}" width="640"></noscript>'
-                f'{data_table}<figcaption id="caption-{chart}">{desc}</figcaption></figure>')
+                f'{data_table}{CAPTION[0].format(chart=chart)}{desc}{CAPTION[1]}</figure>')
 
     page.meta["chart_scripts"] = bool(SLOT.search(content))
     return SLOT.sub(figure, number_tables(content, page, lang))

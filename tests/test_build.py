@@ -27,7 +27,9 @@ def build(docs: Path | None, out: Path) -> subprocess.CompletedProcess:
             if not (docs.parent / d).exists():
                 (docs.parent / d).symlink_to(ROOT / d)
         cmd[-1] = str(tmp_cfg)
-    return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    # from the copy's folder: Python imports the plugin (course_build/) from there, and it reads that project
+    cwd = ROOT if docs is None else docs.parent
+    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
 
 
 def test_strict_build_passes_without_warnings(tmp_path):

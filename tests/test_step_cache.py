@@ -33,7 +33,7 @@ def sha(path: Path) -> str:
 
 
 def run(tool: str, root: Path = ROOT, *args: str) -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, f"tools/{tool}", *args], cwd=root, env=ENV, capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", f"tools.{tool.removesuffix('.py')}", *args], cwd=root, env=ENV, capture_output=True, text=True)
     assert proc.returncode == 0, f"tools/{tool} failed:\n{proc.stdout}\n{proc.stderr[-2000:]}"
     return proc
 

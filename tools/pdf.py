@@ -59,25 +59,27 @@ def lesson_pages(lang: str) -> list[dict]:
     return out
 
 
-FIGCAPTION = re.compile(r'<figcaption id="caption-([\w-]+)">.*?</figcaption>', re.S)
-
-
 def print_captions(content: str, lang: str, where: str) -> str:
     """On paper a chart stays in its initial state: its caption says what that state shows."""
+    from course_build.refs import CAPTION
     charts = strings(lang)["charts"]
-
-    def caption(m: re.Match) -> str:
-        text = charts.get(m.group(1), {}).get("print_caption")
-        if not text:
-            raise SystemExit(f"{where}: chart {m.group(1)!r} has no print_caption: add one beside its strings in "
+    head, tail = CAPTION[0].split("{chart}")
+    parts, rest, found = [], content, 0
+    while (at := rest.find(head)) >= 0:
+        found += 1
+        parts.append(rest[:at])
+        chart, _, rest = rest[at + len(head):].partition(tail)
+        _, closed, rest = rest.partition(CAPTION[1])
+        text = charts.get(chart, {}).get("print_caption")
+        if not closed or not text:
+            raise SystemExit(f"{where}: chart {chart!r} has no print_caption: add one beside its strings in "
                              f"scripts/i18n/{lang}/ (what the printed, initial state shows; no sliders or hovering)")
-        return f'<figcaption id="caption-{m.group(1)}" class="print-caption">{isolate(" ".join(text.split()))}</figcaption>'
-    out, n = FIGCAPTION.subn(caption, content)
+        parts.append(f'<figcaption id="caption-{chart}" class="print-caption">{isolate(" ".join(text.split()))}</figcaption>')
     charts_here = content.count('<figure class="chart"')
-    if n != charts_here:
-        raise SystemExit(f"{where}: {charts_here} charts but {n} captions found: "
-                         "course_build/refs.py changed its figcaption markup; update FIGCAPTION in tools/pdf.py")
-    return out
+    if found != charts_here:
+        raise SystemExit(f"{where}: {charts_here} charts but {found} captions found: every chart's "
+                         "figure ends with course_build/refs.py's CAPTION")
+    return "".join(parts) + rest
 
 
 def isolate(text: str) -> str:
