@@ -129,3 +129,37 @@ def test_strict_build_and_parity_pass(proj):
               "tests/test_registry_only.py")
     assert out.returncode == 0, out.stdout[-3000:]
     assert re.search(r"\d+ passed", out.stdout)
+
+
+BARE = "bare-lesson"
+
+
+def test_a_lesson_with_no_chart_exercise_or_table_passes_the_everyday_tier(tmp_path):
+    """Tests about lessons hold for any lesson: in a copy with one more chapter whose pages hold only
+    text (no chart, value, exercise, table or provenance), the strict build and `make check`'s tier pass."""
+    proj = tmp_path / "proj"
+    ignore = shutil.ignore_patterns("__pycache__", ".lock", ".pytest_cache")
+    for d in COPIED:
+        shutil.copytree(ROOT / d, proj / d, ignore=ignore, symlinks=True)
+    for f in ("mkdocs.yml", "package.json", "pyproject.toml", "README.md", "Makefile", "requirements.txt"):
+        shutil.copy(ROOT / f, proj / f)
+    shutil.copytree(ROOT / ".github", proj / ".github")
+    (proj / "node_modules").symlink_to((ROOT / "node_modules").resolve())
+    cfg = proj / "mkdocs.yml"
+    text = cfg.read_text(encoding="utf-8")
+    last = course.page_file(course.lesson_pages()[-1])
+    line = next(l for l in text.splitlines(keepends=True) if l.strip() == f"- {last}")
+    cfg.write_text(text.replace(line, line + f"  - {BARE}:\n      - {BARE}/index.md\n      - {BARE}/{SECTION}.md\n", 1),
+                   encoding="utf-8")
+    for folder in sorted(p for p in (proj / "docs").iterdir() if p.is_dir()):
+        (folder / BARE).mkdir()
+        (folder / BARE / "index.md").write_text(
+            "---\npromise: A chapter of words alone.\nlesson: true\n---\n\n# Words alone { #words-alone }\n\n"
+            "Nothing here is computed.\n\n{{ sections }}\n", encoding="utf-8")
+        (folder / BARE / f"{SECTION}.md").write_text(f"# One idea {{ #{SECTION} }}\n\nA short section.\n", encoding="utf-8")
+    out = run(proj, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(tmp_path / "site"))
+    assert out.returncode == 0, out.stderr[-3000:]
+    out = run(proj, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not browser and not site and not slow",
+              "tests")
+    assert out.returncode == 0, out.stdout[-4000:]
+    assert re.search(r"\d+ passed", out.stdout)
