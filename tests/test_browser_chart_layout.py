@@ -5,7 +5,7 @@ import pytest
 from conftest import LANGS, open_page, page_with_chart
 from test_browser_chart_text import TEXT_FAULTS
 
-CHARTS = ("sqrt_scaling",)
+CHARTS = ("sqrt_scaling", "sa_heads")
 
 
 @pytest.mark.parametrize("width", [390, 1280])
