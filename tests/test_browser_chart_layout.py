@@ -5,7 +5,7 @@ import pytest
 from conftest import LANGS, open_page, page_with_chart
 from test_browser_chart_text import TEXT_FAULTS
 
-CHARTS = ("sqrt_scaling", "sa_heads")
+CHARTS = ("sqrt_scaling", "sa_heads", "ca_learned_alignment")
 
 
 @pytest.mark.parametrize("width", [390, 1280])
@@ -53,3 +53,39 @@ def test_phone_labels_keep_clear(browser, base_url, chart, lang):
     finally:
         ctx.close()
     assert not faults, f"{lang}/{chart} at 390 px: {faults[:8]}"
+
+
+# The learned-alignment chart at every sentence of its list: its column headers (word and gloss) stand
+# level on a desktop and clear of the cells (the glosses ran into the first row's values).
+HEADERS = """async (id) => {
+  const fig = document.querySelector('#chart-' + id), select = fig.querySelector('.vega-bind select'), out = [];
+  for (const option of [...select.options]) {
+    select.value = option.value; select.dispatchEvent(new Event('change', {bubbles: true}));
+    await new Promise(r => setTimeout(r, 300));
+    const svg = fig.querySelector('svg.marks');
+    const cells = [...svg.querySelectorAll('.mark-rect path')].map(e => e.getBoundingClientRect()).filter(b => b.width && b.height);
+    const top = Math.min(...cells.map(b => b.top));
+    for (const axis of svg.querySelectorAll('.role-axis')) {
+      const labels = [...axis.querySelectorAll('.role-axis-label text')];
+      for (const t of labels) {
+        const b = t.getBoundingClientRect(), rot = t.getAttribute('transform') || '';
+        if (/rotate\\((?!0\\))/.test(rot)) out.push(`${option.value}: «${t.textContent}» rotated`);
+        if (b.bottom < top + 4 && b.top < top) continue;            // a column header above the cells
+        if (b.right > Math.min(...cells.map(c => c.left)) + 1 && b.top < top)
+          out.push(`${option.value}: «${t.textContent}» reaches ${Math.round(b.bottom - top)} px into the cells`);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_alignment_headers_level_and_clear_of_cells(browser, base_url, lang):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        p = open_page(ctx, base_url, lang, page_with_chart("ca_learned_alignment"))
+        faults = p.evaluate(HEADERS, "ca_learned_alignment")
+    finally:
+        ctx.close()
+    assert not faults, f"{lang}: {faults[:8]}"
