@@ -101,6 +101,26 @@ def follow_page_colours(node):
     return node
 
 
+_BARE_DATUM = re.compile(r"(?<![.\w])datum\[")
+
+
+def fix_nearest_tooltips(node):
+    """A nearest-point selection hovers an invisible Voronoi cell whose datum wraps the point's
+    (datum.datum); Vega-Lite 6 reads a tooltip's formatted fields through the wrapper but a nominal
+    field without a format from the cell itself, so it showed «undefined». Read every field of such a
+    tooltip through the wrapper."""
+    if isinstance(node, dict):
+        tip = node.get("tooltip")
+        if isinstance(tip, dict) and isinstance(tip.get("signal"), str) and "datum.datum[" in tip["signal"]:
+            tip["signal"] = _BARE_DATUM.sub("datum.datum[", tip["signal"])
+        for v in node.values():
+            fix_nearest_tooltips(v)
+    elif isinstance(node, list):
+        for v in node:
+            fix_nearest_tooltips(v)
+    return node
+
+
 def stable_svg(svg: str) -> str:
     """vl-convert numbers clip paths and gradients with counters that run across renders in one
     process, so a chart could get other ids depending on what was rendered before it: renumber
@@ -124,7 +144,7 @@ def render(chart: str, lang: str, strings: dict) -> dict:
         register_fonts(family)
     mod = importlib.import_module(f"scripts.charts.{chart}")
     tab = table_for(mod, chart, load_data(mod.DATA), strings["charts"][chart], lang)
-    vega = follow_page_colours(vlc.vegalite_to_vega(spec, vl_version=VL_VERSION))
+    vega = fix_nearest_tooltips(follow_page_colours(vlc.vegalite_to_vega(spec, vl_version=VL_VERSION)))
     vega.pop("background", None)  # transparent: the page's background shows through
     # Lay the view out again on every update, not only on the first: a readout that takes more lines
     # when the width is known or a control changes it (_kit.fit), or labels that stand upright, grow the

@@ -56,13 +56,19 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     # A column narrower than its sentence's widest label (a phone, glosses) stands its labels upright.
     labels = _labels(ca, ids, glosses, lines=True)
     widest = {sid: max(len(x) for w in ws for x in ([w] if isinstance(w, str) else w)) for sid, ws in labels.items()}
-    upright = f"width / {js({sid: len(ws) for sid, ws in labels.items()})}[{sentence.name}] < " \
+    # Only a phone stands them upright: on a desktop the long sentence turned its headers 90° (issue 25)
+    upright = f"width < 480 && width / {js({sid: len(ws) for sid, ws in labels.items()})}[{sentence.name}] < " \
               f"{js(widest)}[{sentence.name}] * {13 * CHAR_EM}"
+    # Vega draws a label's second line (the gloss) below the first whatever the baseline: lift level
+    # labels by a line so the gloss clears the first row's cells
+    glossed = any(not isinstance(w, str) for ws in labels.values() for w in ws)
+    lift = 17 if glossed else 0
     x = alt.X("col:O", title=bidi(t["x"]), scale=alt.Scale(reverse=True, paddingInner=0.06),
               axis=alt.Axis(orient="top", labelFontSize=13, ticks=False, domain=False,
                             labelAngle={"expr": f"{upright} ? -90 : 0"},
                             labelAlign={"expr": f"{upright} ? 'left' : 'center'"},
                             labelBaseline={"expr": f"{upright} ? 'middle' : 'bottom'"},
+                            labelPadding={"expr": f"{upright} ? 4 : {4 + lift}"},
                             labelExpr=f"{json.dumps(_labels(ca, ids, glosses, lines=True), ensure_ascii=False)}"
                                       f"[{sentence.name}][datum.value]"))
     y = alt.Y("row:O", title=bidi(t["y"]), scale=alt.Scale(paddingInner=0.06),

@@ -87,8 +87,11 @@ def _heads_view(inter: dict, t: dict, P: str, H: str) -> alt.LayerChart:
     GY = lambda f: alt.Y(f, type="quantitative", scale=sy, axis=None)  # noqa: E731
     cells = per_head.mark_rect().encode(
         x=GX("x0"), x2="x1", y=GY("y0"), y2="y1",
-        fill=alt.Fill("w:Q", scale=alt.Scale(scheme="blues", zero=True), title=bidi(t["weight"]),
-                      legend=alt.Legend(orient="bottom", format=".2f", gradientLength=160, tickCount=4,
+        # one fixed scale, 0–1, for every patch and head count: a scale fitted to each setting made a
+        # near-uniform head (weights ≈ 1/49) look as dark as a sharp one; sqrt keeps small weights visible
+        fill=alt.Fill("w:Q", scale=alt.Scale(scheme="blues", type="sqrt", domain=[0, 1], clamp=True),
+                      title=bidi(t["weight_scale"]),
+                      legend=alt.Legend(orient="bottom", format=".2f", gradientLength=160, values=[0, 0.05, 0.25, 1],
                                         titleFontWeight="normal", direction="horizontal")),
         tooltip=[alt.Tooltip("h1:Q", title=t["head"], format="d"), alt.Tooltip("j:Q", title=t["key"], format="d"),
                  alt.Tooltip("w:Q", title=t["weight"], format=".3f")],
@@ -110,4 +113,5 @@ def table(data: dict, t: dict, lang: str) -> dict:
     c = t["columns"]
     return {"title": t["table_title"], "columns": [["d", "d", "d"], ["heads", c["heads"], "d"], ["head_dim", c["head_dim"], "d"],
                         ["formula", c["formula"], ",d"], ["counted", c["counted"], ",d"]],
-            "rows": data["sa_heads"]["params"]}
+            # the width the chart draws (d = 32) only: the d = 768 rows are no part of the figure
+            "rows": [r for r in data["sa_heads"]["params"] if r["d"] == data["sa_heads"]["interactive"]["d"]]}

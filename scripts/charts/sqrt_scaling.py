@@ -13,7 +13,9 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     log2d = alt.param(name="log2d", value=8,
                       bind=alt.binding_range(min=0, max=10, step=0.2, name=label(t["slider"], rtl(t["title"]))))
     x = alt.X("d:Q", scale=alt.Scale(type="log", base=2, domain=[1, 1024]), title=bidi(t["x"]),
-              axis=alt.Axis(values=[1, 4, 16, 64, 256, 1024], format="d"))
+              # a phone's plot gives two octaves ~50 px: «256» next to the flush-right «1024» collided
+              axis=alt.Axis(values=[1, 4, 16, 64, 256, 1024], format="d",
+                            labelExpr="width < 480 && datum.value == 256 ? '' : datum.label"))
     y = alt.Y("pmax:Q", scale=alt.Scale(domain=[0, 1]), title=bidi(t["y"]), axis=alt.Axis(format=".1f"))
     color = alt.Color("label:N", title=None, sort=[bidi(t["raw"]), bidi(t["scaled"])],
                       legend=alt.Legend(orient="top", labelLimit=300))
@@ -30,8 +32,9 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     dots = nearest.mark_point(filled=True, size=90).encode(x=x, y=y, color=color)
     # Value labels sit where the curves are not: the rising curve's label below-right of its point (its
     # right is higher), the flat curve's above; near d = 1 the two curves meet, so the order swaps there.
-    # Past the middle of the axis they flip to the left of the rule so they never leave the plot.
-    side = f"{log2d.name} > 8.4"
+    # Near the axis end they flip to the left of the rule so they never leave the plot.
+    # flip by the room left in pixels (the labels need ~60 px), not by d: on a phone «d = 256» ran to the edge
+    side = f"scale('x', pow(2, {log2d.name})) > min(width * 0.84, width - 64)"
     align = alt.expr(f"{side} ? 'right' : 'left'")
     dx = alt.expr(f"{side} ? -8 : 8")
     low = f"{log2d.name} < 2"
