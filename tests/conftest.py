@@ -92,7 +92,17 @@ SITE_INPUTS = ("mkdocs.yml", "docs", "course_build", "overrides", "generated", "
                "tools/offline_copy.py", "tools/pdf.py", "tools/browser.py")
 
 
-def stale_outputs(site: Path) -> list[str]:
+def build_outputs(site: Path) -> dict[str, list[Path]]:
+    """What `make site` writes that tests read, by part: a test needs only the part it reads fresh (the
+    PDFs take minutes to print, and a test of the site alone should not wait for them)."""
+    downloads = ROOT / "build" / "downloads"   # the originals (site/downloads holds copies made by mkdocs)
+    return {"site": [site / "index.html"],
+            "offline": [ROOT / "build" / "offline" / "attention-course" / "index.html",
+                        downloads / "attention-course-offline.zip"],
+            "pdf": [downloads / f"attention-course-{lang}.pdf" for lang in LANGS]}
+
+
+def stale_outputs(site: Path, parts=("site", "offline", "pdf")) -> list[str]:
     """Outputs of `make site` that are missing or older than the newest of their inputs (by mtime; a
     clean clone's inputs are all older than a build made after it). `make site` skips the offline copy and
     the PDFs when the content hash of their inputs is unchanged and then touches them (tools/step_cache.py,
@@ -100,11 +110,31 @@ def stale_outputs(site: Path) -> list[str]:
     newest = max(f.stat().st_mtime for name in SITE_INPUTS for f in
                  ([ROOT / name] if (ROOT / name).is_file() else (ROOT / name).rglob("*"))
                  if f.is_file() and "__pycache__" not in f.parts and not f.name.startswith("."))  # .lock, .copied
-    downloads = ROOT / "build" / "downloads"   # the originals (site/downloads holds copies made by mkdocs)
-    outputs = [site / "index.html", ROOT / "build" / "offline" / "attention-course" / "index.html",
-               downloads / "attention-course-offline.zip",
-               *(downloads / f"attention-course-{lang}.pdf" for lang in LANGS)]
+    outputs = [o for part in parts for o in build_outputs(site)[part]]
     return [str(o) for o in outputs if not o.exists() or o.stat().st_mtime < newest]
+
+
+def require_fresh(site: Path, *parts: str) -> None:
+    stale = stale_outputs(site, parts)
+    if stale:  # tests must never pass on an old build
+        pytest.fail(f"older than what they are built from (or missing): {', '.join(stale)}: run `make site` "
+                    "(make test does it)")
+
+
+def printed(site_dir: Path, lang: str) -> Path:
+    """A language's PDF as the site serves it, once the PDFs are fresh."""
+    require_fresh(site_dir, "pdf")
+    path = site_dir / "downloads" / f"attention-course-{lang}.pdf"
+    assert path.exists(), "make site should put both PDFs in site/downloads/"
+    return path
+
+
+def archive(site_dir: Path) -> Path:
+    """The offline archive as the site serves it, once the offline copy is fresh."""
+    require_fresh(site_dir, "offline")
+    path = site_dir / "downloads" / "attention-course-offline.zip"
+    assert path.exists(), "make site should put the offline archive in site/downloads/"
+    return path
 
 
 @pytest.fixture(scope="session")
@@ -112,10 +142,7 @@ def site_dir() -> Path:
     site = Path(os.environ.get("SITE_DIR", ROOT / "site"))
     if not (site / "index.html").exists():
         pytest.fail(f"{site} is not built: run `make site` (make test does it)")
-    stale = stale_outputs(site)
-    if stale:  # tests must never pass on an old build
-        pytest.fail(f"older than what they are built from (or missing): {', '.join(stale)}: run `make site` "
-                    "(make test does it)")
+    require_fresh(site, "site")
     return site
 
 
@@ -155,10 +182,8 @@ def context(browser):
 @pytest.fixture(scope="session")
 def offline_copy(site_dir, tmp_path_factory) -> Path:
     """The offline archive as a reader gets it: unzipped (once per session) into a temporary folder."""
-    archive = site_dir / "downloads" / "attention-course-offline.zip"
-    assert archive.exists(), "make site should put the offline archive in site/downloads/"
     dest = tmp_path_factory.mktemp("offline")
-    with zipfile.ZipFile(archive) as z:
+    with zipfile.ZipFile(archive(site_dir)) as z:
         z.extractall(dest)
     return dest / "attention-course"
 

@@ -445,8 +445,8 @@ def test_ukrainian_pdf_writes_a_decimal_comma(site_dir):
     """Every point-decimal in the uk PDF's text is one that a code block or formula of the lessons
     holds (those keep the point); all other numbers have a comma."""
     import subprocess
-    pdf = site_dir / "downloads" / "attention-course-uk.pdf"
-    assert pdf.exists(), "make site should put the uk PDF in site/downloads/"
+    from conftest import printed
+    pdf = printed(site_dir, "uk")
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     allowed = set()
     for page in LESSON_PAGES:

@@ -73,7 +73,9 @@ def test_site_links_and_anchors_resolve(site_dir):
     assert not problems, "\n".join(problems[:20])
 
 
-def test_offline_copy_links_and_anchors_resolve(site_dir):  # site_dir: the build is fresh
+def test_offline_copy_links_and_anchors_resolve(site_dir):
+    from conftest import require_fresh
+    require_fresh(site_dir, "offline")
     assert (OFFLINE / "index.html").exists(), "make site builds the offline copy in build/offline/"
     problems = check_tree(OFFLINE, "/")
     assert not problems, "\n".join(problems[:20])

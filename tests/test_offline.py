@@ -9,7 +9,8 @@ from scripts.common import course
 
 def test_archive_holds_the_course_only(site_dir):
     """No earlier archive or PDF inside (each build would nest the previous one), no source maps."""
-    with zipfile.ZipFile(site_dir / "downloads" / "attention-course-offline.zip") as z:
+    from conftest import archive
+    with zipfile.ZipFile(archive(site_dir)) as z:
         names = z.namelist()
     assert not [n for n in names if "/downloads/" in n or n.endswith((".zip", ".pdf", ".map"))]
     assert "attention-course/index.html" in names and "attention-course/fa/index.html" in names

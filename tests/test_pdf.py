@@ -18,9 +18,8 @@ HEADING = re.compile(r"^#{1,2}\s+(.*?)\s*(?:\{\s*#[\w-]+\s*\})?\s*$", re.M)
 
 
 def pdf(site_dir, lang) -> Path:
-    path = site_dir / "downloads" / f"attention-course-{lang}.pdf"
-    assert path.exists(), "make site should put both PDFs in site/downloads/"
-    return path
+    from conftest import printed
+    return printed(site_dir, lang)
 
 
 BIDI_AND_HAMZA = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u0654"))

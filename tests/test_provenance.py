@@ -75,6 +75,9 @@ def experiment_code_shown(text: str, exp: str, page_path: Path) -> bool:
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", pages())
 def test_every_number_carries_its_source(site_dir, page, lang, offline):
+    if offline:
+        from conftest import require_fresh
+        require_fresh(site_dir, "offline")
     root = OFFLINE if offline else site_dir
     path = page_file(root, lang, page, offline)
     assert path.exists(), f"{path} is missing: run `make site`"

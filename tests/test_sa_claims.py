@@ -180,7 +180,9 @@ def test_head_parameters_are_4d2_plus_4d():
     for row in data("sa_heads")["params"]:
         d = row["d"]
         assert row["counted"] == row["formula"] == 4 * d * d + 4 * d
-    assert [row["counted"] for row in data("sa_heads")["params"]] == [4224] * 3 + [2362368] * 2
+    # d = 32 with 1, 2, 4 and 8 heads (every count the chart offers), d = 768 with 1 and 12
+    assert [(row["d"], row["heads"], row["counted"]) for row in data("sa_heads")["params"]] == \
+        [(32, h, 4224) for h in (1, 2, 4, 8)] + [(768, h, 2362368) for h in (1, 12)]
 
 
 def test_heads_look_in_different_places():

@@ -112,8 +112,8 @@ def test_every_lesson_table_is_numbered_alike_in_every_language(site_dir, lesson
 @pytest.mark.parametrize("lang", LANGS)
 def test_printed_notes_keep_the_table_numbers(site_dir, lang):
     import subprocess
-    pdf = site_dir / "downloads" / f"attention-course-{lang}.pdf"
-    assert pdf.exists(), "make site should put the PDFs in site/downloads/"
+    from conftest import printed
+    pdf = printed(site_dir, lang)
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     # pdftotext writes right-to-left lines with bidi controls, the full stop moved to the line's visual end
     plain = lambda s: re.sub(r"\s+", " ", re.sub(r"[\u202a-\u202e\u2066-\u2069.]", "", s))  # noqa: E731

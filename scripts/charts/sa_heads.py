@@ -9,6 +9,7 @@ import altair as alt
 
 from scripts.charts._kit import (bidi, dashboard, label, lines_view, patch_box, patch_pixels, rtl, say,
                                 softmax)
+from scripts.common.numfmt import fmt
 
 DATA = ["sa_heads", "sa_equivariance"]
 RING = 120           # px of the ring picture
@@ -16,6 +17,7 @@ WIDTH = 306          # px of the heads panel
 UNIT = WIDTH / 31    # px per grid cell when four grids share a row
 LAB = 1.4            # grid units above each grid for its label
 HIGHLIGHT = "#f58518"
+PRINTED = {"patch": 10, "heads": 4}  # the controls' first state: what paper and the data table show
 
 
 def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
@@ -29,9 +31,9 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     for r in data["sa_heads"]["params"]:          # the counter below is what torch counted
         assert r["counted"] == 4 * r["d"] ** 2 + 4 * r["d"], r
 
-    patch = alt.param(name="patch", value=10, bind=alt.binding_range(
+    patch = alt.param(name="patch", value=PRINTED["patch"], bind=alt.binding_range(
         min=0, max=n - 1, step=1, name=label(t["slider"])))
-    heads = alt.param(name="heads", value=4, bind=alt.binding_radio(
+    heads = alt.param(name="heads", value=PRINTED["heads"], bind=alt.binding_radio(
         options=counts, labels=[t["head_labels"][str(h)] for h in counts], name=label(t["heads"])))
     P, H = patch.name, heads.name
 
@@ -108,10 +110,21 @@ def _heads_view(inter: dict, t: dict, P: str, H: str) -> alt.LayerChart:
 
 
 def table(data: dict, t: dict, lang: str) -> dict:
-    """Parameters counted by torch against 4d² + 4d, for several widths and head counts; titled as
-    such (table_title), since the chart's own title names the attention rows this table does not list."""
-    c = t["columns"]
-    return {"title": t["table_title"], "columns": [["d", "d", "d"], ["heads", c["heads"], "d"], ["head_dim", c["head_dim"], "d"],
-                        ["formula", c["formula"], ",d"], ["counted", c["counted"], ",d"]],
-            # the width the chart draws (d = 32) only: the d = 768 rows are no part of the figure
-            "rows": [r for r in data["sa_heads"]["params"] if r["d"] == data["sa_heads"]["interactive"]["d"]]}
+    """What the printed state draws: the chosen patch's attention row in each head, one row per key patch,
+    computed here as the browser computes it (softmax(q_h k_hᵀ / √(d/H)) from the same inlined q and k)."""
+    import math
+    inter = data["sa_heads"]["interactive"]
+    d, q, k = inter["d"], inter["q"], inter["k"]
+    p, h = PRINTED["patch"], PRINTED["heads"]
+    hd = d // h
+    rows = [{"j": j} for j in range(len(k))]
+    for head in range(h):
+        cols = range(head * hd, (head + 1) * hd)
+        z = [sum(q[p][c] * kj[c] for c in cols) / math.sqrt(hd) for kj in k]
+        top = max(z)
+        e = [math.exp(v - top) for v in z]
+        for row, v in zip(rows, e):
+            row[f"w{head + 1}"] = v / sum(e)
+    heads = [[f"w{i + 1}", t["head_title"].format(h=fmt(i + 1, "d", lang)), ".3f"] for i in range(h)]
+    return {"title": t["table_title"].format(p=fmt(p, "d", lang), h=fmt(h, "d", lang)),
+            "columns": [["j", t["key"], "d"], *heads], "rows": rows}
