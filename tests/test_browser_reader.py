@@ -1,0 +1,50 @@
+"""Reader-facing page defects of issue 25: what a reader sees on hover, focus, touch and in the other palette."""
+import re
+
+import pytest
+
+from conftest import LANGS, ROOT, SCROLL_NEAR, open_page
+
+ALPHA = """el => { const c = getComputedStyle(el, '::after');
+    const m = c.backgroundColor.match(/rgba?\\(([^)]*)\\)/); const parts = m ? m[1].split(',') : [];
+    return {content: c.content, display: c.display, alpha: parts.length === 4 ? parseFloat(parts[3]) : 1,
+            bg: c.backgroundColor}; }"""
+
+
+def page_with_table_number() -> str:
+    """A page (path under docs/uk) whose built HTML has a provenance number inside a table."""
+    for html in sorted((ROOT / "site").rglob("index.html")):
+        if "/fa/" in str(html):
+            continue
+        text = html.read_text(encoding="utf-8")
+        if re.search(r"<td[^>]*>(?:(?!</td>).)*class=\"src\"", text, re.S):
+            rel = html.relative_to(ROOT / "site").parent.as_posix()
+            return rel if rel != "." else "index"
+    pytest.fail("no page has a number inside a table")
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_table_number_tooltip_on_hover_and_focus_is_opaque(browser, base_url, lang, scheme):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900},
+                              color_scheme="dark" if scheme == "slate" else "light")
+    p = open_page(ctx, base_url, lang, page_with_table_number())
+    p.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
+    number = p.locator("table a.src").first
+    number.evaluate(SCROLL_NEAR)
+    number.hover()
+    shown = number.evaluate(ALPHA)
+    assert shown["content"] not in ("none", "normal") and shown["display"] != "none", shown
+    assert shown["alpha"] == 1, shown
+    p.mouse.move(0, 0)
+    number.focus()
+    p.keyboard.press("Shift+Tab"); p.keyboard.press("Tab")   # keyboard focus (:focus-visible)
+    shown = p.evaluate(f"({ALPHA})(document.activeElement)")
+    assert shown["content"] not in ("none", "normal") and shown["display"] != "none", shown
+    assert shown["alpha"] == 1, shown
+    # the paragraph tooltip is opaque too
+    para = p.locator("p a.src").first
+    para.evaluate(SCROLL_NEAR)
+    para.hover()
+    assert para.evaluate(ALPHA)["alpha"] == 1
+    ctx.close()
