@@ -594,6 +594,18 @@ def write_spec_scripts(site: Path) -> None:
                   f"courseCharts.part({json.dumps(key)},{json.dumps(part)},{json.dumps(data, **compact)});\n")
 
 
+def on_page_context(context, page, config, nav, **kwargs):
+    """The contents list names the provenance part, not each of its entries: their titles are long and
+    there are up to a dozen on a page (issue 25)."""
+    items = list(page.toc.items if page.toc else [])
+    while items:
+        item = items.pop()
+        if item.id == "provenance":
+            item.children = []
+        items.extend(item.children)
+    return context
+
+
 def on_post_build(config, **kwargs) -> None:
     """Copy each chart's static SVG next to the site's assets (no-JS fallback), and the downloads."""
     site = Path(config["site_dir"])

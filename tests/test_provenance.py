@@ -140,3 +140,17 @@ def test_a_missing_title_stops_the_build_naming_language_and_experiment(monkeypa
     monkeypatch.setattr(refs, "strings", lambda l: {**real, "ui": ui})
     with pytest.raises(PluginError, match=rf"'sa_toy'.*'{lang}'.*scripts/i18n/{lang}/site.yml"):
         refs.provenance_md(["sa_toy"], lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_contents_list_names_the_provenance_part_not_its_entries(site_dir, lang):
+    """Each entry's long title made the page's contents list a dozen lines longer (issue 25)."""
+    checked = 0
+    for page in pages():
+        text = (site_dir / course.page_path(lang, page) / "index.html").read_text(encoding="utf-8")
+        toc = re.search(r'<nav class="md-nav md-nav--secondary".*?</nav>\s*</div>', text, re.S)
+        if not toc or 'href="#provenance"' not in toc.group(0):
+            continue
+        checked += 1
+        assert 'href="#src-' not in toc.group(0), f"{lang}/{page}: provenance entries in the contents list"
+    assert checked, "no page's contents list names its provenance part"
