@@ -320,7 +320,8 @@ def experiment_title(exp: str, lang: str) -> str:
 def provenance_md(used: list[str], lang: str) -> str:
     """The page's last part: for every experiment it uses, title, seeds, libraries and the code itself."""
     ui = strings(lang)["ui"]["provenance"]
-    out = [f"## {text(ui['heading'])} {{ #provenance }}", "", text(ui["intro"]), ""]
+    # the part is out of the search index (data-search-exclude): a search finds the explanations first
+    out = [f"## {text(ui['heading'])} {{ #provenance data-search-exclude }}", "", text(ui["intro"]), ""]
     for exp in used:
         path = provenance.source_file(exp).relative_to(ROOT).as_posix()
         seeds = provenance.seeds(exp)
@@ -329,7 +330,7 @@ def provenance_md(used: list[str], lang: str) -> str:
         out += [f'<section class="provenance-entry" id="{source_id(exp)}" markdown>', "",
                 # raw HTML heading: the entries stay out of the page's table of contents
                 # the heading in the page's language (it is in the side contents); the docstring stays the code's own
-                f'<h3 id="{source_id(exp)}-title">{isolate_formulas(experiment_title(exp, lang))}</h3>', "",
+                f'<h3 id="{source_id(exp)}-title" data-search-exclude>{isolate_formulas(experiment_title(exp, lang))}</h3>', "",
                 f'<p id="{source_id(exp)}-about">{text(ui["about"].format(experiment=exp, file=path))}</p>',
                 "<ul>",
                 f"<li>{text(ui['seeds'])}: " + (f"<ul>{seed_items}</ul>" if seeds else text(ui["no_seeds"])) + "</li>",
@@ -485,7 +486,7 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
             + "</tr>" for row in tab["rows"])
         exps = provenance.chart_data(chart)
         links = ", ".join(f'<a href="#{source_id(e)}"><bdi>{text(e)}</bdi></a>' for e in exps)
-        data_table = (f'<details class="chart-data"><summary>{text(ui["chart_data"])}</summary>'
+        data_table = (f'<details class="chart-data" data-search-exclude><summary>{text(ui["chart_data"])}</summary>'
                       f'<div class="md-typeset__table"><table data-source="{text(" ".join(exps))}">'
                       f'<caption>{isolate_formulas(tab.get("title") or t["title"])}</caption><thead><tr>{head}</tr></thead>'
                       f'<tbody>{body}</tbody></table></div>'

@@ -154,3 +154,19 @@ def test_the_contents_list_names_the_provenance_part_not_its_entries(site_dir, l
         checked += 1
         assert 'href="#src-' not in toc.group(0), f"{lang}/{page}: provenance entries in the contents list"
     assert checked, "no page's contents list names its provenance part"
+
+
+def test_search_finds_explanations_not_provenance_or_chart_data(site_dir):
+    """Search for «softmax» once listed seeds and library versions first, and chart-data tables read as
+    run-together text («the۱۴cat۲۴sat…»): both parts are out of every language's index, the lessons' own
+    sections stay in (issue 25)."""
+    indexes = sorted(site_dir.rglob("search_index.json"))
+    assert len(indexes) == len(LANGS), indexes
+    for path in indexes:
+        docs = json.loads(path.read_text(encoding="utf-8"))["docs"]
+        assert not [d["location"] for d in docs if "#provenance" in d["location"] or "#src-" in d["location"]], path
+        from scripts.common.i18n import strings
+        labels = [strings(lang)["ui"]["chart_data"] for lang in LANGS]  # each chart-data table's summary
+        assert not [d["location"] for d in docs if any(label in d["text"] for label in labels)], path
+        hits = [d["location"] for d in docs if "softmax" in d["text"].lower()]
+        assert len(hits) >= 5, (path, hits)  # the explanations are still found
