@@ -48,3 +48,23 @@ def test_table_number_tooltip_on_hover_and_focus_is_opaque(browser, base_url, la
     para.hover()
     assert para.evaluate(ALPHA)["alpha"] == 1
     ctx.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_switching_language_keeps_the_section_being_read(context, base_url, lang):
+    """The other language's page opens at the same section (headings share anchors), not at its top."""
+    from conftest import LESSON_PAGES
+    other = next(code for code in LANGS if code != lang)
+    # the section page with the most sections: its second one can be scrolled to the top of the window
+    page = max((p for p in LESSON_PAGES if "/" in p),
+               key=lambda p: (ROOT / "site" / p / "index.html").read_text(encoding="utf-8").count("<h2 id="))
+    p = open_page(context, base_url, lang, page)
+    heads = p.eval_on_selector_all(".md-content h2[id]", "els => els.map(e => e.id)")
+    assert len(heads) >= 4, (page, heads)
+    target = heads[1]
+    p.evaluate("id => { document.getElementById(id).scrollIntoView(); window.scrollBy(0, 20); }", target)
+    p.locator(f"a.md-select__link[hreflang='{other}']").dispatch_event("click")
+    p.wait_for_url(re.compile(rf".*#{re.escape(target)}$"))
+    assert p.evaluate("() => document.documentElement.lang") == other
+    assert p.evaluate("id => Math.abs(document.getElementById(id).getBoundingClientRect().top) < 200", target)
+    p.close()
