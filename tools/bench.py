@@ -229,7 +229,7 @@ def stock_site(site: Path, dest: Path) -> bytes:
     return stock
 
 
-def measure_bytes(site: Path) -> list[dict]:
+def measure_bytes(site: Path, pages=None) -> list[dict]:
     """first-view and all-in gzip KB of every page, as bench_pages measures them (cold cache, 1280×900, read
     to the end a screen at a time), and whether every chart drew (no timings, no slider: quick)."""
     from playwright.sync_api import sync_playwright
@@ -237,7 +237,7 @@ def measure_bytes(site: Path) -> list[dict]:
     rows = []
     with sync_playwright() as p:
         browser = launch(p)
-        for lang, page in PAGES:
+        for lang, page in pages or PAGES:
             ctx = browser.new_context(viewport={"width": 1280, "height": 900})
             pg = ctx.new_page()
             sizes, errors = [], []
@@ -271,19 +271,66 @@ def measure_bytes(site: Path) -> list[dict]:
     return rows
 
 
+# One bespoke piece at a time swapped for its stock alternative, the rest as shipped: gzip KB of the chart code
+# only (esbuild, as tools/vendor_assets.py builds our bundle). Chart code is one script a chapter page loads once,
+# so a page's all-in KB moves by the difference (bench_stock measures the whole swap in the browser).
+PIECES = {
+    "voronoi.js → d3-delaunay (vega-voronoi)": {"voronoi.js": "export {voronoi as Voronoi} from 'vega-voronoi';\n"},
+    "embed.js and vega.js → vega-embed over the whole vega (Vega-Lite left out)": {
+        "entry.js": "import embed from 'vega-embed';\nimport * as vega from 'vega';\nembed.vega = vega;\nglobalThis.vegaEmbed = embed;\n",
+        "alias_vega": None, "absent": ("vega-lite",)},   # the whole vega package under it, as vega-embed imports it
+    "vega.js → the whole vega package (our embed)": {"alias_vega": None, "absent": ()},
+}
+
+
+def piece_variants() -> dict:
+    import shutil
+    esbuild = ROOT / "node_modules" / ".bin" / "esbuild"
+    from tools.vendor_assets import VEGA_ABSENT
+    out = {}
+    for name, change in PIECES.items():
+        work = ROOT / "build" / "stock-vega"   # two levels down, as tools/vega/ is: its ../../node_modules imports hold
+        shutil.rmtree(work, ignore_errors=True)
+        shutil.copytree(ROOT / "tools" / "vega", work)
+        for f, text in change.items():
+            if f.endswith(".js"):
+                (work / f).write_text(text)
+        aliases = [] if "alias_vega" in change else [f"--alias:vega=./{work.relative_to(ROOT)}/vega.js"]
+        aliases += [f"--alias:{m}=./{work.relative_to(ROOT)}/absent.js" for m in change.get("absent", VEGA_ABSENT)]
+        dest = work / "out.min.js"
+        proc = subprocess.run([str(esbuild), str((work / "entry.js").relative_to(ROOT)), "--bundle", "--minify",
+                               "--format=iife", "--log-level=error", f"--outfile={dest}", *aliases],
+                              cwd=ROOT, capture_output=True, text=True)
+        out[name] = ({"error": proc.stderr.strip()[-300:]} if proc.returncode else
+                     {"kb": gzip_kb(dest.read_bytes()), "raw_kb": dest.stat().st_size / 1024, "code": dest.read_bytes()})
+    shutil.rmtree(ROOT / "build" / "stock-vega", ignore_errors=True)
+    return out
+
+
 def bench_stock(site: Path) -> dict:
     """Ours against the stock libraries, page by page: chart code gzip KB, first-view and all-in gzip KB, pages
     over each budget (of all pages, and of the chapter pages: those with charts), charts drawn."""
     import tempfile
     ours_code = (site / OUR_BUNDLE).read_bytes()
+    pieces = piece_variants()
     with tempfile.TemporaryDirectory() as tmp:
         stock_code = stock_site(site, Path(tmp) / "site")
         variants = {"ours": measure_bytes(site), "stock": measure_bytes(Path(tmp) / "site")}
+        # each piece swapped alone, measured on the chapter pages (those with charts)
+        chapter = [tuple(r["page"].split("/", 1)) for r in variants["ours"] if r["charts"]]
+        for r in pieces.values():
+            if "code" in r:
+                (Path(tmp) / "site" / OUR_BUNDLE).write_bytes(r.pop("code"))
+                rows = measure_bytes(Path(tmp) / "site", chapter)
+                r.update(pages=len(rows), charts=sum(x["charts"] for x in rows), drawn=sum(x["drawn"] for x in rows),
+                         **{f"over_{k}": sum(x[k] > BUDGET[k] for x in rows) for k in ("first_view_kb", "all_in_kb")},
+                         **{f"max_{k}": max(x[k] for x in rows) for k in ("first_view_kb", "all_in_kb")},
+                         rows=rows)
     out = {"versions": {m: json.loads((ROOT / "node_modules" / m / "package.json").read_text())["version"]
                         for m in ("vega", "vega-lite", "vega-embed")},
            "chart_code_kb": {"ours": gzip_kb(ours_code), "stock": gzip_kb(stock_code)},
            "chart_code_raw_kb": {"ours": len(ours_code) / 1024, "stock": len(stock_code) / 1024},
-           "pages": variants}
+           "pages": variants, "pieces": pieces}
     for name, rows in variants.items():
         chapter = [r for r in rows if r["charts"]]
         out[name] = {"pages": len(rows), "chapter_pages": len(chapter),
@@ -308,6 +355,12 @@ def print_stock(stock: dict) -> None:
         print(f"| largest {k.replace('_kb', '').replace('_', '-')} gzip KB | {stock['ours'][f'max_{k}']:.0f} | "
               f"{stock['stock'][f'max_{k}']:.0f} |")
     print(f"| charts drawn | {stock['ours']['drawn']}/{stock['ours']['charts']} | {stock['stock']['drawn']}/{stock['stock']['charts']} |")
+    print(f"\n| one piece swapped, the rest ours | chart code gzip KB | vs ours | chapter pages first view > {b['first_view_kb']} "
+          f"| chapter pages all-in > {b['all_in_kb']} | largest all-in | charts drawn |\n|---|--:|--:|--:|--:|--:|--:|")
+    for name, r in stock["pieces"].items():
+        print(f"| {name} | " + (f"error: {r['error'][:80]} | | | | | |" if "error" in r else
+              f"{r['kb']:.1f} | {r['kb'] - stock['chart_code_kb']['ours']:+.1f} | {r['over_first_view_kb']}/{r['pages']} | "
+              f"{r['over_all_in_kb']}/{r['pages']} | {r['max_all_in_kb']:.0f} | {r['drawn']}/{r['charts']} |"))
     print("\n| page | ours first view | stock first view | ours all-in | stock all-in |\n|---|--:|--:|--:|--:|")
     for o, s in zip(stock["pages"]["ours"], stock["pages"]["stock"]):
         if o["charts"]:
