@@ -207,6 +207,167 @@ def mark(value, budget, higher_is_better=False) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".") + (" ✓" if ok else " ✗")
 
 
+# Issue 23: the stock libraries in place of our bundle (tools/vega/: our embed.js for vega-embed, our trimmed
+# vega.js for Vega's published build, voronoi.js for d3-delaunay). Vega's, Vega-Lite's and vega-embed's published
+# UMD builds (node_modules, pinned in package.json; never a CDN), concatenated in that order, are what a site
+# would load with `<script>` tags; here they take our bundle's file name in a copy of site/, so charts.js loads
+# them unchanged (vega-embed.min.js sets window.vegaEmbed from window.vega and window.vegaLite).
+STOCK_BUILDS = ("vega/build/vega.min.js", "vega-lite/build/vega-lite.min.js", "vega-embed/build/vega-embed.min.js")
+OUR_BUNDLE = "assets/vendor/vega/vega-course.min.js"
+
+
+def gzip_kb(data: bytes) -> float:
+    return len(gzip.compress(data, 6)) / 1024
+
+
+def stock_site(site: Path, dest: Path) -> bytes:
+    """A copy of the built site with the stock libraries where our bundle was; returns the stock bytes."""
+    import shutil
+    shutil.copytree(site, dest)
+    stock = b"\n;".join((ROOT / "node_modules" / f).read_bytes() for f in STOCK_BUILDS) + b"\n"
+    (dest / OUR_BUNDLE).write_bytes(stock)
+    return stock
+
+
+def measure_bytes(site: Path, pages=None) -> list[dict]:
+    """first-view and all-in gzip KB of every page, as bench_pages measures them (cold cache, 1280×900, read
+    to the end a screen at a time), and whether every chart drew (no timings, no slider: quick)."""
+    from playwright.sync_api import sync_playwright
+    server, base = start(site)
+    rows = []
+    with sync_playwright() as p:
+        browser = launch(p)
+        for lang, page in pages or PAGES:
+            ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+            pg = ctx.new_page()
+            sizes, errors = [], []
+
+            def on_response(r, sizes=sizes):
+                try:
+                    body = r.body()
+                except Exception:
+                    return
+                sizes.append((r.url, len(gzip.compress(body, 6))))
+            pg.on("response", on_response)
+            pg.on("console", lambda m, errors=errors: m.type == "error" and errors.append(m.text[:200]))
+            pg.on("pageerror", lambda e, errors=errors: errors.append(str(e)[:200]))
+            pg.goto(url_for(base, lang, page), wait_until="load")
+            pg.wait_for_load_state("networkidle")
+            pg.wait_for_timeout(500)
+            first_view = sum(s[1] for s in sizes) / 1024
+            pg.evaluate(READ_TO_END_JS)
+            charts = pg.evaluate("document.querySelectorAll('.chart-view').length")
+            try:
+                pg.wait_for_function(DRAWN, timeout=30000)
+                drawn = charts
+            except Exception:
+                drawn = pg.evaluate("document.querySelectorAll('.chart-view[data-rendered=\"1\"]').length")
+            pg.wait_for_load_state("networkidle")
+            rows.append({"page": f"{lang}/{page}", "first_view_kb": first_view, "all_in_kb": sum(s[1] for s in sizes) / 1024,
+                         "charts": charts, "drawn": drawn, "errors": errors[:3]})
+            ctx.close()
+        browser.close()
+    server.shutdown()
+    return rows
+
+
+# One bespoke piece at a time swapped for its stock alternative, the rest as shipped: gzip KB of the chart code
+# only (esbuild, as tools/vendor_assets.py builds our bundle). Chart code is one script a chapter page loads once,
+# so a page's all-in KB moves by the difference (bench_stock measures the whole swap in the browser).
+PIECES = {
+    "voronoi.js → d3-delaunay (vega-voronoi)": {"voronoi.js": "export {voronoi as Voronoi} from 'vega-voronoi';\n"},
+    "embed.js and vega.js → vega-embed over the whole vega (Vega-Lite left out)": {
+        "entry.js": "import embed from 'vega-embed';\nimport * as vega from 'vega';\nembed.vega = vega;\nglobalThis.vegaEmbed = embed;\n",
+        "alias_vega": None, "absent": ("vega-lite",)},   # the whole vega package under it, as vega-embed imports it
+    "vega.js → the whole vega package (our embed)": {"alias_vega": None, "absent": ()},
+}
+
+
+def piece_variants() -> dict:
+    import shutil
+    esbuild = ROOT / "node_modules" / ".bin" / "esbuild"
+    from tools.vendor_assets import VEGA_ABSENT
+    out = {}
+    for name, change in PIECES.items():
+        work = ROOT / "build" / "stock-vega"   # two levels down, as tools/vega/ is: its ../../node_modules imports hold
+        shutil.rmtree(work, ignore_errors=True)
+        shutil.copytree(ROOT / "tools" / "vega", work)
+        for f, text in change.items():
+            if f.endswith(".js"):
+                (work / f).write_text(text)
+        aliases = [] if "alias_vega" in change else [f"--alias:vega=./{work.relative_to(ROOT)}/vega.js"]
+        aliases += [f"--alias:{m}=./{work.relative_to(ROOT)}/absent.js" for m in change.get("absent", VEGA_ABSENT)]
+        dest = work / "out.min.js"
+        proc = subprocess.run([str(esbuild), str((work / "entry.js").relative_to(ROOT)), "--bundle", "--minify",
+                               "--format=iife", "--log-level=error", f"--outfile={dest}", *aliases],
+                              cwd=ROOT, capture_output=True, text=True)
+        out[name] = ({"error": proc.stderr.strip()[-300:]} if proc.returncode else
+                     {"kb": gzip_kb(dest.read_bytes()), "raw_kb": dest.stat().st_size / 1024, "code": dest.read_bytes()})
+    shutil.rmtree(ROOT / "build" / "stock-vega", ignore_errors=True)
+    return out
+
+
+def bench_stock(site: Path) -> dict:
+    """Ours against the stock libraries, page by page: chart code gzip KB, first-view and all-in gzip KB, pages
+    over each budget (of all pages, and of the chapter pages: those with charts), charts drawn."""
+    import tempfile
+    ours_code = (site / OUR_BUNDLE).read_bytes()
+    pieces = piece_variants()
+    with tempfile.TemporaryDirectory() as tmp:
+        stock_code = stock_site(site, Path(tmp) / "site")
+        variants = {"ours": measure_bytes(site), "stock": measure_bytes(Path(tmp) / "site")}
+        # each piece swapped alone, measured on the chapter pages (those with charts)
+        chapter = [tuple(r["page"].split("/", 1)) for r in variants["ours"] if r["charts"]]
+        for r in pieces.values():
+            if "code" in r:
+                (Path(tmp) / "site" / OUR_BUNDLE).write_bytes(r.pop("code"))
+                rows = measure_bytes(Path(tmp) / "site", chapter)
+                r.update(pages=len(rows), charts=sum(x["charts"] for x in rows), drawn=sum(x["drawn"] for x in rows),
+                         **{f"over_{k}": sum(x[k] > BUDGET[k] for x in rows) for k in ("first_view_kb", "all_in_kb")},
+                         **{f"max_{k}": max(x[k] for x in rows) for k in ("first_view_kb", "all_in_kb")},
+                         rows=rows)
+    out = {"versions": {m: json.loads((ROOT / "node_modules" / m / "package.json").read_text())["version"]
+                        for m in ("vega", "vega-lite", "vega-embed")},
+           "chart_code_kb": {"ours": gzip_kb(ours_code), "stock": gzip_kb(stock_code)},
+           "chart_code_raw_kb": {"ours": len(ours_code) / 1024, "stock": len(stock_code) / 1024},
+           "pages": variants, "pieces": pieces}
+    for name, rows in variants.items():
+        chapter = [r for r in rows if r["charts"]]
+        out[name] = {"pages": len(rows), "chapter_pages": len(chapter),
+                     "charts": sum(r["charts"] for r in rows), "drawn": sum(r["drawn"] for r in rows),
+                     **{f"over_{k}": sum(r[k] > BUDGET[k] for r in rows) for k in ("first_view_kb", "all_in_kb")},
+                     **{f"chapter_over_{k}": sum(r[k] > BUDGET[k] for r in chapter) for k in ("first_view_kb", "all_in_kb")},
+                     **{f"max_{k}": max(r[k] for r in rows) for k in ("first_view_kb", "all_in_kb")}}
+    return out
+
+
+def print_stock(stock: dict) -> None:
+    b = BUDGET
+    v = stock["versions"]
+    print(f"\n| stock (vega {v['vega']}, vega-lite {v['vega-lite']}, vega-embed {v['vega-embed']}) vs ours | ours | stock |")
+    print("|---|--:|--:|")
+    print(f"| chart code gzip KB | {stock['chart_code_kb']['ours']:.1f} | {stock['chart_code_kb']['stock']:.1f} |")
+    for k, label in (("first_view_kb", f"first view > {b['first_view_kb']} KB"), ("all_in_kb", f"all-in > {b['all_in_kb']} KB")):
+        print(f"| pages {label} | {stock['ours'][f'over_{k}']}/{stock['ours']['pages']} | "
+              f"{stock['stock'][f'over_{k}']}/{stock['stock']['pages']} |")
+        print(f"| chapter pages {label} | {stock['ours'][f'chapter_over_{k}']}/{stock['ours']['chapter_pages']} | "
+              f"{stock['stock'][f'chapter_over_{k}']}/{stock['stock']['chapter_pages']} |")
+        print(f"| largest {k.replace('_kb', '').replace('_', '-')} gzip KB | {stock['ours'][f'max_{k}']:.0f} | "
+              f"{stock['stock'][f'max_{k}']:.0f} |")
+    print(f"| charts drawn | {stock['ours']['drawn']}/{stock['ours']['charts']} | {stock['stock']['drawn']}/{stock['stock']['charts']} |")
+    print(f"\n| one piece swapped, the rest ours | chart code gzip KB | vs ours | chapter pages first view > {b['first_view_kb']} "
+          f"| chapter pages all-in > {b['all_in_kb']} | largest all-in | charts drawn |\n|---|--:|--:|--:|--:|--:|--:|")
+    for name, r in stock["pieces"].items():
+        print(f"| {name} | " + (f"error: {r['error'][:80]} | | | | | |" if "error" in r else
+              f"{r['kb']:.1f} | {r['kb'] - stock['chart_code_kb']['ours']:+.1f} | {r['over_first_view_kb']}/{r['pages']} | "
+              f"{r['over_all_in_kb']}/{r['pages']} | {r['max_all_in_kb']:.0f} | {r['drawn']}/{r['charts']} |"))
+    print("\n| page | ours first view | stock first view | ours all-in | stock all-in |\n|---|--:|--:|--:|--:|")
+    for o, s in zip(stock["pages"]["ours"], stock["pages"]["stock"]):
+        if o["charts"]:
+            print(f"| {o['page']} | {mark(o['first_view_kb'], b['first_view_kb'])} | {mark(s['first_view_kb'], b['first_view_kb'])} | "
+                  f"{mark(o['all_in_kb'], b['all_in_kb'])} | {mark(s['all_in_kb'], b['all_in_kb'])} |")
+
+
 def main() -> int:
     (ROOT / "bench").mkdir(exist_ok=True)
     site = ROOT / "site"
@@ -215,7 +376,9 @@ def main() -> int:
     data = bench_data()
     pages = bench_pages(site)
     lighthouse = bench_lighthouse(site)
-    result = {"machine": machine, "budgets": BUDGET, "data": data, "pages": pages, "lighthouse": lighthouse}
+    stock = bench_stock(site)
+    result = {"machine": machine, "budgets": BUDGET, "data": data, "pages": pages, "lighthouse": lighthouse,
+              "stock": stock}
     (ROOT / "bench" / "bench.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
 
     print(f"\nmachine: {machine['platform']}, {machine['cpus']} cpus, {machine['date']}\n")
@@ -240,9 +403,20 @@ def main() -> int:
         print(f"| {r['page']} | {mark(r['lh_performance'], b['lh_performance'], True)} | "
               f"{', '.join(map(str, r['lh_performance_runs']))} | {r['lh_fcp_ms']} | {r['lh_lcp_ms']} | {r['lh_tbt_ms']} | "
               f"{mark(r['lh_accessibility'], 100, True)} | {r['lh_best_practices']} | {r['lh_seo']} |")
+    print_stock(stock)
     print("\nwritten: bench/bench.json")
     return 0
 
 
+def main_stock() -> int:
+    """`python -m tools.bench --stock`: the stock-libraries comparison alone, on the built site/."""
+    (ROOT / "bench").mkdir(exist_ok=True)
+    stock = bench_stock(ROOT / "site")
+    (ROOT / "bench" / "stock.json").write_text(json.dumps(stock, indent=1, ensure_ascii=False) + "\n")
+    print_stock(stock)
+    print("\nwritten: bench/stock.json")
+    return 0
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main_stock() if "--stock" in sys.argv[1:] else main())
