@@ -8,7 +8,7 @@ VEGA_BUNDLE := overrides/assets/vendor/vega/vega-course.min.js
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: site test check data check-data reproduce timings serve bench assets browser build offline pdf clean
+.PHONY: site test check data check-data reproduce timings serve live bench assets browser build offline pdf clean
 
 ## site: everything a reader gets — data, offline copy, PDFs, then site/ linking to them
 site: data offline pdf
@@ -73,6 +73,10 @@ pdf: offline browser
 ## serve: preview on 127.0.0.1 under site_url's path, as GitHub Pages serves it
 serve: build
 	$(PY) -m tools.serve
+
+## live: live preview while editing: a page, a string file, an experiment or a chart builder (mkdocs serve)
+live: data
+	$(PY) -m mkdocs serve
 
 ## browser: Debian's chromium (never a downloaded browser), fonts, poppler and Java (HTML checker) for the tests
 browser:

@@ -365,7 +365,7 @@ def parts_by(datasets: dict) -> dict:
     """usermeta for a chart whose named inline datasets are split by the values of bound params:
     {dataset: [param, …]}, each dataset's rows holding a field named like each of its params. The page's
     spec holds only the rows for the params' initial values; the rows for other values load when the
-    reader picks them (hooks/refs.py writes each combination's rows as a script beside the spec;
+    reader picks them (course_build/refs.py writes each combination's rows as a script beside the spec;
     assets/js/charts.js loads it and inserts them). Printing, the PDF and the static SVG show the initial
     values, so they need nothing more."""
     return {"parts": {"data": {name: [p.name for p in params] for name, params in datasets.items()}}}

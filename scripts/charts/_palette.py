@@ -1,7 +1,7 @@
 """Series colours per colour scheme (issue 12, defect 6): each keeps 4.5:1 contrast as text on the
 page background of its scheme (white; Material's slate #1e2129). Same hue order as Vega's default
 (blue, orange, red, green, purple, grey), so a chart keeps its hues. The spec and the static SVG use
-`light`; assets/js/charts.js themeConfig swaps in `dark` on the dark scheme (hooks/refs.py passes it)."""
+`light`; assets/js/charts.js themeConfig swaps in `dark` on the dark scheme (course_build/refs.py passes it)."""
 HUES = ("blue", "orange", "red", "green", "purple", "grey")
 LIGHT = ("#2b62a8", "#b85c00", "#c62f2b", "#1a7f4b", "#7750a8", "#5f6b73")
 DARK = ("#86b7f5", "#ffaa5c", "#ff8f85", "#6fd39b", "#c6a6f2", "#a9b1bb")

@@ -2,7 +2,7 @@
 // chart's spec (a script beside the page, assets/charts/<lang>/<chart>.js — a script, not a fetch, so
 // file:// works too) load when the chart nears the viewport (see "Loading" below).
 // Language conventions (digits, separators, font, menu strings) come from the page in data-opts,
-// computed by hooks/refs.py from scripts/common/numfmt.py. Charts follow Material's palette.
+// computed by course_build/refs.py from scripts/common/numfmt.py. Charts follow Material's palette.
 (function () {
   "use strict";
   var views = new Map();
@@ -102,7 +102,7 @@
   // ── Data loaded when a control asks for it (issue 12, lighter pages) ───────────────────────
   // A chart may split inline datasets by the values of bound controls (usermeta.parts.data: {dataset:
   // [signal, …]}, scripts/charts/_kit.py parts_by): its spec holds the rows for the initial values, and
-  // hooks/refs.py writes the rows of every other combination as a script beside the spec (usermeta.parts.
+  // course_build/refs.py writes the rows of every other combination as a script beside the spec (usermeta.parts.
   // files, a part named by its values joined with "."; a script, so file:// works). When the controls take
   // values whose rows a view lacks, their part is loaded and inserted into that view, which then runs again.
   // Each view asks for itself, so a re-render (light/dark, with the reader's choice restored) gets them too.
@@ -161,7 +161,7 @@
 
   // Vega measures chart text as it lays the chart out: the chart's font must be loaded by then. A page
   // loads a font only for text it lays out, and a chart may be drawn while its part of the lesson is still
-  // skipped (content-visibility, hooks/render_on_view.py), so its font is asked for here.
+  // skipped (content-visibility, course_build/render_on_view.py), so its font is asked for here.
   // Charts are drawn one at a time (inTurn): a font request that never ends must not hold back every chart,
   // so once FONT_WAIT has passed charts are drawn in the fallback font (one wait per font and page).
   var FONT_WAIT = 5000;

@@ -1,4 +1,4 @@
-// The provenance part's code listings arrive when the reader opens one (hooks/code_listings.py):
+// The provenance part's code listings arrive when the reader opens one (course_build/code_listings.py):
 // opening an entry's <details> loads assets/code/<experiment>.js (a script, so file:// works too),
 // which hands over the highlighted listing; it replaces the link to the source file, with Material's
 // copy button. Printing does not need them (print CSS hides the listings).

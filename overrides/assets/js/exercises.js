@@ -1,10 +1,10 @@
-// Check-yourself exercises (markup from hooks/exercises.py). Everything happens in the page: no
+// Check-yourself exercises (markup from course_build/exercises.py). Everything happens in the page: no
 // fetch, so it works from file:// too. The answer is in data-answer; the verdict goes to the
 // exercise's live region (role=status) in the page's language (words in data-ui).
 (function () {
   "use strict";
 
-  // How the course's languages write numbers, from the page (data-read, hooks/exercises.py, from
+  // How the course's languages write numbers, from the page (data-read, course_build/exercises.py, from
   // scripts/i18n/<lang>/language.yml): sets of ten digits other than 0–9, and decimal and thousands
   // signs other than "." and ",". Read from the first exercise on init.
   var READ = { digits: [], decimal: [], thousands: [] };
@@ -125,7 +125,7 @@
     });
   }
 
-  // The form (answer box or options, and the button) waits in a <template> (hooks/exercises.py, controls())
+  // The form (answer box or options, and the button) waits in a <template> (course_build/exercises.py, controls())
   // and comes into the page when its exercise is within half a screen of the viewport, as near as a lesson
   // block starts being laid out (content-visibility: auto). A form control in a block that skips its layout
   // made Chromium's form autofill style and lay out that whole block at load. A choice's plain options
@@ -158,7 +158,7 @@
       else place(ex);
     });
   }
-  // ── Worked solutions on demand (hooks/exercise_solutions.py) ─────────────────────────────────
+  // ── Worked solutions on demand (course_build/exercise_solutions.py) ─────────────────────────────────
   // On the site a solution's body waits in assets/solutions/<page>.js (its <details> has data-src);
   // opening one loads that script once (a script, not a fetch, so file:// works too), which hands
   // over every solution of the page. The offline copy has them in the page (no data-src).

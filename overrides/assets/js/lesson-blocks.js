@@ -1,4 +1,4 @@
-// Lesson blocks (hooks/render_on_view.py) have content-visibility: auto, which clips whatever overflows
+// Lesson blocks (course_build/render_on_view.py) have content-visibility: auto, which clips whatever overflows
 // them. While a provenance tip (a.src, hovered or focused) or a chart's «⋯» menu is shown, its block gets
 // data-open (the reasons, space-separated), and course.css lifts the clipping. This was a `.cv:has(…)` rule:
 // Chromium then matched every block's whole subtree on each style recalculation Material forces at load
