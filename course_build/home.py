@@ -100,7 +100,8 @@ class _Text(HTMLParser):
 def words(content: str) -> int:
     """Words of a lesson's rendered content a reader reads: its text, captions and exercises; not its
     code, formulas, chart data tables or the provenance part at its end (source code, for checking)."""
-    content = content.split('<h2 id="provenance"', 1)[0]
+    from course_build.refs import before_provenance
+    content = before_provenance(content)
     parser = _Text()
     parser.feed(content)
     parser.close()

@@ -317,6 +317,13 @@ def experiment_title(exp: str, lang: str) -> str:
     return title
 
 
+def before_provenance(content: str) -> str:
+    """A page's rendered content up to its provenance part (the <h2 id="provenance"> provenance_md writes;
+    its attributes' order is Markdown's, so it is found by its id)."""
+    at = content.find('id="provenance"')
+    return content if at < 0 else content[:content.rfind("<h2", 0, at)]
+
+
 def provenance_md(used: list[str], lang: str) -> str:
     """The page's last part: for every experiment it uses, title, seeds, libraries and the code itself."""
     ui = strings(lang)["ui"]["provenance"]

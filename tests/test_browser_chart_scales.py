@@ -29,6 +29,9 @@ def test_heads_table_lists_what_the_chart_draws(shared_page, lang):
     from conftest import ITEMS, ROOT
     tab = json.loads((ROOT / "generated" / "charts" / lang / "sa_heads.table.json").read_text(encoding="utf-8"))
     p = shared_page(lang, page_with_chart("sa_heads"))
+    # the printed state (the page is shared: a test before may have moved the controls)
+    p.evaluate(f"async ([id]) => {{ const view = ({VIEW})(id); view.signal('patch', 10); view.signal('heads', 4);"
+               " await view.runAsync(); }", ["sa_heads"])
     drawn = p.evaluate(f"([id, prefix]) => ({ITEMS})([id, prefix])", ["sa_heads", "cells"])
     cells = {(it["datum"]["h"], it["datum"]["j"]): it["datum"]["w"] for it in drawn}
     heads = [c[0] for c in tab["columns"] if c[0].startswith("w")]

@@ -100,7 +100,8 @@ def test_every_lesson_table_is_numbered_alike_in_every_language(site_dir, lesson
     seen = {}
     for lang in LANGS:
         html = html_of(site_dir, lang, lesson)
-        body = html.split('<h2 id="provenance"')[0]
+        from course_build.refs import before_provenance
+        body = before_provenance(html)
         tables = len(re.findall(r"<table[ >]", body)) - body.count('<table data-source="')
         captions = CAPTION.findall(body)
         assert len(captions) == tables, f"{lang}/{lesson}: {tables} tables, {len(captions)} numbered"

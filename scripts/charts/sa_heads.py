@@ -94,6 +94,7 @@ def _heads_view(inter: dict, t: dict, P: str, H: str) -> alt.LayerChart:
         fill=alt.Fill("w:Q", scale=alt.Scale(scheme="blues", type="sqrt", domain=[0, 1], clamp=True),
                       title=bidi(t["weight_scale"]),
                       legend=alt.Legend(orient="bottom", format=".2f", gradientLength=160, values=[0, 0.05, 0.25, 1],
+                                        titleLimit=WIDTH,  # the whole title, never cut with «…»
                                         titleFontWeight="normal", direction="horizontal")),
         tooltip=[alt.Tooltip("h1:Q", title=t["head"], format="d"), alt.Tooltip("j:Q", title=t["key"], format="d"),
                  alt.Tooltip("w:Q", title=t["weight"], format=".3f")],
