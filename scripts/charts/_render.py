@@ -90,15 +90,22 @@ def follow_page_colours(node):
     text (fill {"value": "black"}); the SVG renderer resolves "currentColor" to the page's text
     colour, so text stays readable in dark mode. Conditional fills (lists) are left alone — a chart
     that needs dark text on light cells says so with a condition or a colour other than "black"."""
+    for d in _dicts(node):
+        if d.get("fill") == {"value": "black"}:
+            d["fill"] = {"value": "currentColor"}
+    return node
+
+
+def _dicts(node):
+    """Every dict in a spec, outermost first (each is yielded before its values are walked, so a caller
+    may replace its entries)."""
     if isinstance(node, dict):
-        if node.get("fill") == {"value": "black"}:
-            node["fill"] = {"value": "currentColor"}
+        yield node
         for v in node.values():
-            follow_page_colours(v)
+            yield from _dicts(v)
     elif isinstance(node, list):
         for v in node:
-            follow_page_colours(v)
-    return node
+            yield from _dicts(v)
 
 
 _BARE_DATUM = re.compile(r"(?<![.\w])datum\[")
@@ -109,15 +116,10 @@ def fix_nearest_tooltips(node):
     (datum.datum); Vega-Lite 6 reads a tooltip's formatted fields through the wrapper but a nominal
     field without a format from the cell itself, so it showed «undefined». Read every field of such a
     tooltip through the wrapper."""
-    if isinstance(node, dict):
-        tip = node.get("tooltip")
+    for d in _dicts(node):
+        tip = d.get("tooltip")
         if isinstance(tip, dict) and isinstance(tip.get("signal"), str) and "datum.datum[" in tip["signal"]:
             tip["signal"] = _BARE_DATUM.sub("datum.datum[", tip["signal"])
-        for v in node.values():
-            fix_nearest_tooltips(v)
-    elif isinstance(node, list):
-        for v in node:
-            fix_nearest_tooltips(v)
     return node
 
 
