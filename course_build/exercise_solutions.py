@@ -2,32 +2,29 @@
 
 A lesson's worked solutions stay closed until asked for, yet weighed about a tenth of its HTML,
 gzipped. On the site, each <details class="exercise-solution"> keeps its summary, and its body (as the
-page built it: answer, numbers, formulas, provenance links) moves to `assets/solutions/<page URL>.js`, a
-script that hands a page's solutions to `assets/js/exercises.js` (courseSolutions.define) when the
-first one is opened: a script, not a fetch, so file:// works too. In its place the page says where a
-reader without JavaScript finds it: the PDF's appendix of answers, linked (`exercises.ui.solution_elsewhere`
-in scripts/i18n/<lang>/exercises.yml).
+page built it: answer, numbers, formulas, provenance links; found between the marks course_build/exercises.py
+writes, find_solutions) moves to `assets/solutions/<page URL>.js`, a script that hands a page's solutions to
+`assets/js/exercises.js` (courseSolutions.define) when the first one is opened: a script, not a fetch, so
+file:// works too. In its place the page says where a reader without JavaScript finds it: the PDF's appendix
+of answers, linked (`exercises.ui.solution_elsewhere` in scripts/i18n/<lang>/exercises.yml); that paragraph's
+data-src names the script.
 
-The offline copy keeps the solutions in the page (read from disk; its print pages feed the PDF's
-appendix), as course_build/code_listings.py keeps code listings.
+The offline copy keeps the solutions, and their marks, in the page (read from disk; its print pages feed the
+PDF's appendix, tools/pdf.py), as course_build/code_listings.py keeps code listings.
 """
 from __future__ import annotations
 
 import html
 import json
-import re
 from pathlib import Path
 
-from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.utils import get_relative_url
 
+from course_build.exercises import find_solutions
 from course_build.worker_shim import offline_build
 from scripts.common.jsonio import write_if_changed
 from scripts.common.i18n import strings
-
-EXERCISE_ID = re.compile(r'<div class="exercise"[^>]*? id="(exercise-[\w-]+)"')
-SOLUTION = re.compile(r'(<details class="exercise-solution"[^>]*)>(\s*<summary>.*?</summary>)(.*?)(</details>)', re.S)
 
 _solutions: dict[str, dict[str, str]] = {}  # script path → {exercise element id: body HTML}, written by on_post_build
 
@@ -45,31 +42,24 @@ def script_path(page) -> str:
 
 @event_priority(-500)  # the written page: after course_build/katex.py rendered the solutions' formulas
 def on_post_page(content: str, page, config, **kwargs) -> str:
-    if offline_build(config) or 'class="exercise-solution"' not in content:
+    found = find_solutions(content)
+    if offline_build(config) or not found:
         return content
     from course_build import refs  # the PDF link, with its size, as {{ download: pdf }} writes it
-    ids = EXERCISE_ID.findall(content)
-    found = SOLUTION.findall(content)
-    if len(ids) != len(found):
-        raise PluginError(f"{page.file.src_uri}: {len(ids)} exercises but {len(found)} solutions "
-                          "(course_build/exercises.py writes one solution inside each exercise)")
     lang = config["theme"]["language"]
     ui = strings(lang)["exercises"]["ui"]
     pdf = refs.download_md("pdf", page.file.src_uri, lang, page, config)
-    elsewhere = (f'<p class="exercise-solution-elsewhere">'
-                 f'{html.escape(ui["solution_elsewhere"].format(answers=ui["answers"]))} {pdf}</p>')
     path = script_path(page)
     src = html.escape(get_relative_url(path, page.url))
+    elsewhere = (f'<p class="exercise-solution-elsewhere" data-src="{src}">'
+                 f'{html.escape(ui["solution_elsewhere"].format(answers=ui["answers"]))} {pdf}</p>')
     bodies = _solutions.setdefault(path, {})
-    order = iter(ids)
-
-    def solution(m: re.Match) -> str:
-        start, summary, body, end = m.groups()
-        ex = next(order)
-        bodies[ex] = body
-        return f'{start} data-src="{src}">{summary}{elsewhere}{end}'
-
-    return SOLUTION.sub(solution, content)
+    parts, at = [], 0
+    for start, end, ex_id, _, body in found:
+        bodies[f"exercise-{ex_id}"] = body
+        parts += [content[at:start], elsewhere]
+        at = end
+    return "".join(parts) + content[at:]
 
 
 def on_post_build(config, **kwargs) -> None:

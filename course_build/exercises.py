@@ -33,6 +33,35 @@ from scripts.common import course, i18n, numfmt
 EXERCISE = re.compile(r"^[ \t]*\{\{\s*exercise\s*:\s*(?P<id>[^}\s]+)\s*\}\}[ \t]*$", re.M)
 SCRIPT = "assets/js/exercises.js"
 
+# The marks around each worked solution's body, inside its <details class="exercise-solution">: the later
+# stages that move it (course_build/exercise_solutions.py, tools/pdf.py's answers appendix) find a solution by
+# them, never by the markup around it. HTML comments: they pass Markdown untouched.
+SOLUTION_OPEN, SOLUTION_CLOSE = "<!-- solution ", "<!-- /solution -->"
+
+
+def solution_marks(ex_id: str, title: str) -> tuple[str, str]:
+    """The marks around exercise `ex_id`'s solution; `title` is its heading where the solution stands alone."""
+    said = html.escape(title)
+    if "--" in said or "--" in ex_id:
+        raise PluginError(f"exercise {ex_id!r}: its id and title ({title!r}) cannot hold '--' (an HTML comment holds them)")
+    return f"{SOLUTION_OPEN}{ex_id} {said} -->", SOLUTION_CLOSE
+
+
+def find_solutions(content: str) -> list[tuple[int, int, str, str, str]]:
+    """Each solution in built HTML, in order: (start of its opening mark, end of its closing mark, exercise id,
+    title, body between the marks)."""
+    found, at = [], 0
+    while (start := content.find(SOLUTION_OPEN, at)) >= 0:
+        head_end = content.find(" -->", start)
+        close = content.find(SOLUTION_CLOSE, head_end)
+        if head_end < 0 or close < 0:
+            raise PluginError(f"a solution's marks are not closed near {content[start:start + 80]!r} "
+                              "(course_build/exercises.py writes both, solution_marks)")
+        ex_id, _, title = content[start + len(SOLUTION_OPEN):head_end].partition(" ")
+        at = close + len(SOLUTION_CLOSE)
+        found.append((start, at, ex_id, html.unescape(title), content[head_end + len(" -->"):close]))
+    return found
+
 
 def exercises_data() -> dict:
     if not DATA.exists():
@@ -135,11 +164,12 @@ def exercise_md(ex_id: str, n: int, data: dict, w: dict, lang: str, where: str) 
         parts += ['<p class="exercise-feedback" role="status" aria-live="polite"></p>', "",
                   '<div class="exercise-hint" hidden markdown="block">', "",
                   f'**{html.escape(ui["hint"])}.** {text["hint"].strip()}', "", "</div>"]
-    parts += ["", f'<details class="exercise-solution" data-title="{html.escape(title)}" markdown="block">',
-              f'<summary>{html.escape(ui["solution"])}</summary>', ""]
+    opening, closing = solution_marks(ex_id, title)
+    parts += ["", '<details class="exercise-solution" markdown="block">',
+              f'<summary>{html.escape(ui["solution"])}</summary>', "", opening, ""]
     if answer is not None:
         parts += [f'<p class="exercise-answer"><strong>{html.escape(ui["answer"])}:</strong> {answer}</p>', ""]
-    parts += [text["solution"].strip(), "", "</details>"]
+    parts += [text["solution"].strip(), "", closing, "", "</details>"]
     return f"\n<div {attrs} markdown=\"block\">\n\n" + "\n".join(parts) + "\n\n</div>\n"
 
 

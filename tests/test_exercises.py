@@ -19,7 +19,9 @@ EXERCISE = re.compile(r'<div class="exercise"[^>]*>.*?</details>\s*</div>', re.S
 SOLUTION = re.compile(r'<details class="exercise-solution".*?</details>', re.S)
 
 
-ON_DEMAND = re.compile(r'(<details class="exercise-solution"[^>]*?) data-src="([^"]*)">(\s*<summary>.*?</summary>).*?(</details>)', re.S)
+# a solution the site loads when opened: its summary, then the paragraph naming the script (and the PDF)
+ON_DEMAND = re.compile(r'(<details class="exercise-solution"[^>]*>\s*<summary>.*?</summary>)\s*'
+                       r'<p class="exercise-solution-elsewhere" data-src="([^"]*)">.*?</p>\s*(</details>)', re.S)
 
 
 def page_file(site_dir, lang, page) -> Path:
@@ -43,7 +45,7 @@ def built(site_dir, lang, lesson) -> str:
 
         def put_back(block: re.Match) -> str:
             body = bodies[attrs(block.group(0))["id"]]
-            return ON_DEMAND.sub(lambda m: m.group(1) + ">" + m.group(3) + body + m.group(4), block.group(0))
+            return ON_DEMAND.sub(lambda m: m.group(1) + body + m.group(3), block.group(0))
         out = EXERCISE.sub(put_back, out)
     return out
 
@@ -108,7 +110,7 @@ def test_answers_equal_generated_and_stay_hidden(site_dir, lang, lesson):
         item = DATA[ex_id]
         assert a["data-kind"] == item["kind"]
         solution = SOLUTION.search(block).group(0)
-        assert "<details class=\"exercise-solution\" data-title=" in solution and " open" not in solution[:80]
+        assert solution.startswith('<details class="exercise-solution">'), solution[:80]   # closed
         outside = SOLUTION.sub("", block)
         if item["kind"] == "number":
             assert float(a["data-answer"]) == item["answer"], ex_id
@@ -271,6 +273,7 @@ def test_site_loads_solutions_when_opened_and_the_offline_copy_keeps_them(site_d
     found = [m for b in blocks for m in ON_DEMAND.finditer(b)]
     assert blocks and len(found) == len(blocks), f"{lang}/{lesson}: every solution loads on demand"
     assert 'class="exercise-answer"' not in raw, f"{lang}/{lesson}: a solution's body is still in the page"
+    assert "<!-- solution" not in raw, f"{lang}/{lesson}: a solution's marks (course_build/exercises.py) were left in the page"
     pdf = f'download="attention-course-{lang}.pdf"'
     assert all(pdf in m.group(0) for m in found), f"{lang}/{lesson}: a solution placeholder does not link the PDF"
     srcs = {m.group(2) for m in found}
@@ -280,6 +283,7 @@ def test_site_loads_solutions_when_opened_and_the_offline_copy_keeps_them(site_d
     offline = (offline_copy / f"{course.language(lang).prefix}{lesson}.html").read_text(encoding="utf-8")
     inline = EXERCISE.findall(offline)
     assert len(inline) == len(blocks) and "data-src" not in "".join(SOLUTION.findall(offline))
+    assert offline.count("<!-- solution ") == len(blocks), "the PDF's answers appendix finds solutions by their marks"
     assert offline.count('class="exercise-answer"') == sum(DATA[attrs(b)["id"].removeprefix("exercise-")]["kind"] != "derivation"
                                                            for b in blocks)
 

@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 from tools.browser import ALL_CHARTS_RENDERED, launch
 from tools.offline_copy import DOWNLOADS, OUT, not_ours, outputs as offline_outputs, record
 from tools import step_cache
+from course_build.exercises import find_solutions
 from course_build.print_pages import SHELL_SLOT, folder_for, saved_name
 from scripts.common import course, numfmt
 from scripts.common.i18n import strings
@@ -148,22 +149,18 @@ def date_text(lang: str, ui: dict | None = None, today: dt.date | None = None) -
     return dates.date_text(today or dt.date.today(), lang)
 
 
-SOLUTION = re.compile(r'<details\b([^>]*\bclass="exercise-solution"[^>]*)>\s*<summary>.*?</summary>(.*?)</details>', re.S)
-
-
 def answers_appendix(lang: str, lessons: list[str]) -> tuple[str, list[dict]]:
     """The exercises' answers and worked solutions, lesson by lesson, numbered as in the lessons
     (their closed <details class="exercise-solution"> moved to the end; print CSS hides them in place)."""
     title = strings(lang)["exercises"]["ui"]["answers"]
     parts = []
     for body in lessons:
-        found = SOLUTION.findall(body)
+        found = find_solutions(body)   # by the marks course_build/exercises.py writes around each solution
         if not found:
             continue
         h1 = re.search(r"<h1[^>]*>(.*?)</h1>", body, re.S)
         parts.append(f"<h2>{h1.group(1) if h1 else ''}</h2>")
-        for attrs, solution in found:
-            number = html.unescape(re.search(r'data-title="([^"]*)"', attrs).group(1))
+        for _, _, _, number, solution in found:   # number: the exercise's title, «Вправа 3»
             parts.append(f'<div class="print-answer"><h3>{html.escape(number)}</h3>{solution}</div>')
     if not parts:
         return "", []

@@ -159,9 +159,9 @@
     });
   }
   // ── Worked solutions on demand (course_build/exercise_solutions.py) ─────────────────────────────────
-  // On the site a solution's body waits in assets/solutions/<page>.js (its <details> has data-src);
-  // opening one loads that script once (a script, not a fetch, so file:// works too), which hands
-  // over every solution of the page. The offline copy has them in the page (no data-src).
+  // On the site a solution's body waits in assets/solutions/<page>.js (named by the data-src of the
+  // paragraph standing in for it); opening one loads that script once (a script, not a fetch, so file://
+  // works too), which hands over every solution of the page. The offline copy has them in the page.
   var solutions = null;   // exercise element id → the solution's HTML, once the page's script ran
   var requested = {};     // script URL → true
 
@@ -171,12 +171,16 @@
     var summary = details.querySelector("summary");
     while (summary.nextSibling) details.removeChild(summary.nextSibling);
     summary.insertAdjacentHTML("afterend", solutions[ex.id]);
-    details.removeAttribute("data-src");
+  }
+
+  function waiting(details) {   // the paragraph standing in for a solution not loaded yet
+    return details.matches && details.matches("details.exercise-solution") &&
+           details.querySelector(":scope > .exercise-solution-elsewhere[data-src]");
   }
 
   function openSolution(details) {
     if (solutions) return fill(details);
-    var src = details.dataset.src;
+    var src = waiting(details).dataset.src;
     if (requested[src]) return;
     requested[src] = true;
     var s = document.createElement("script");
@@ -188,13 +192,13 @@
   window.courseSolutions = {
     define: function (bySolution) {
       solutions = bySolution;
-      document.querySelectorAll("details.exercise-solution[data-src][open]").forEach(fill);
+      document.querySelectorAll("details.exercise-solution[open]").forEach(function (d) { if (waiting(d)) fill(d); });
     }
   };
   // toggle does not bubble; a capturing listener still hears every <details>
   document.addEventListener("toggle", function (e) {
     var details = e.target;
-    if (details.open && details.matches && details.matches("details.exercise-solution[data-src]")) openSolution(details);
+    if (details.open && waiting(details)) openSolution(details);
   }, true);
 
   // exposed for tests of the reading rules
