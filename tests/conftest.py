@@ -260,6 +260,28 @@ ITEMS = """([id, prefix]) => {
   walk(view.scenegraph().root);
   return out;
 }"""
+# The screen centre of the first item of a mark whose name starts with `prefix` and whose datum passes `test`
+# (a JS expression of d), scrolled to mid-screen (clear of the sticky header): its own element when the chart
+# draws SVG, else its bounds on the canvas offset by the groups holding it, the view's origin and padding
+# (where Vega's canvas handler picks). For page.mouse.move(x, y).
+MARK_CENTRE = """([id, prefix, test]) => {
+  const view = window.courseCharts.views.get(document.querySelector('#chart-' + id + ' .chart-view')).view;
+  let hit = null;
+  const walk = (node) => { if (!node || !node.items || hit) return;
+    if (node.marktype && node.marktype !== 'group' && node.name && node.name.startsWith(prefix))
+      hit = node.items.find(it => (new Function('d', 'return ' + test))(it.datum));
+    node.items.forEach(walk); };
+  walk(view.scenegraph().root);
+  if (!hit) throw new Error('no item of ' + prefix + ' with ' + test);
+  const drawing = document.querySelector('#chart-' + id + ' .marks');
+  let x = (hit.bounds.x1 + hit.bounds.x2) / 2, y = (hit.bounds.y1 + hit.bounds.y2) / 2;
+  for (let g = hit.mark.group; g; g = g.mark && g.mark.group) { x += g.x || 0; y += g.y || 0; }
+  const at = () => { if (hit._svg) { const r = hit._svg.getBoundingClientRect(); return {x: r.x + r.width / 2, y: r.y + r.height / 2}; }
+                     const r = drawing.getBoundingClientRect(), o = view.origin(), pad = view.padding();
+                     return {x: r.x + o[0] + pad.left + x, y: r.y + o[1] + pad.top + y}; };
+  scrollBy(0, at().y - innerHeight / 2);
+  return at();
+}"""
 
 
 # ── Tiers ──────────────────────────────────────────────────────────────────────────────────────
@@ -280,3 +302,11 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.site)
         if used & SLOW_FIXTURES:
             item.add_marker(pytest.mark.slow)
+    # Longest first: `make test` deals whole files to its two workers in this order (xdist --dist loadfile),
+    # so the files that build in a subprocess start at once and the short ones fill in around them, instead
+    # of a long file starting last and running alone.
+    cost = {}
+    for item in items:
+        kind = 2 if item.get_closest_marker("slow") else 1 if item.get_closest_marker("browser") else 0
+        cost[item.path] = max(cost.get(item.path, 0), kind)
+    items.sort(key=lambda item: -cost[item.path])   # stable: a file's own order is kept

@@ -17,6 +17,12 @@ MARK_TEXTS = """sel => [...document.querySelectorAll(sel + ' svg.marks g.mark-te
                        .map(t => t.textContent)"""
 
 
+def opened(shared_page, lang, chart):
+    """The lesson page holding `chart` (shared by this file's tests), scrolled to it: the page and the figure."""
+    p = shared_page(lang, page_with_chart(chart), timeout=20000)
+    fig = p.locator(f"#chart-{chart}")
+    fig.scroll_into_view_if_needed()
+    return p, fig
 
 
 def texts(p, chart):
@@ -29,13 +35,11 @@ def numbers(values, lang, spec):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_alignment_row_hover_moves_the_highlight(shared_page, lang):
-    p = shared_page(lang, page_with_chart("ca_alignment"), timeout=20000)
+    p, fig = opened(shared_page, lang, "ca_alignment")
     errors = p.errors
     al, t = data("ca_alignment"), strings(lang)["charts"]["ca_alignment"]
     sources, _ = columns({"ca_alignment": al}, t)   # the page language's words, in its sentence order
     argmax_word = [t["example"]["words"][m] for m in al["argmax"]]
-    fig = p.locator("#chart-ca_alignment")
-    fig.scroll_into_view_if_needed()
     words = " ".join(texts(p, "ca_alignment") + [fig.locator("svg.marks").inner_html()])
     for w in sources:                               # the page's own source sentence is on the axis
         assert w in words, f"{lang}: source word {w!r} missing from the alignment chart"
@@ -63,11 +67,8 @@ def test_alignment_row_hover_moves_the_highlight(shared_page, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_query_sliders_recompute_the_weights(shared_page, lang):
-    p = shared_page(lang, page_with_chart("ca_step_query"), timeout=20000)
-    errors = p.errors
-    step = data("ca_step")
-    fig = p.locator("#chart-ca_step_query")
-    fig.scroll_into_view_if_needed()
+    p, fig = opened(shared_page, lang, "ca_step_query")
+    errors, step = p.errors, data("ca_step")
     expected = numbers(step["weights"], lang, ".2f")
     number = re.compile(r"^[−\-]?[0-9۰-۹]+[,٫][0-9۰-۹]+$")  # uk decimal comma, fa ٫
 
@@ -98,11 +99,8 @@ def test_query_sliders_recompute_the_weights(shared_page, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_input_size_and_latents_change_the_ratio(shared_page, lang):
-    p = shared_page(lang, page_with_chart("ca_perceiver"), timeout=20000)
-    errors = p.errors
-    per = data("ca_perceiver")
-    fig = p.locator("#chart-ca_perceiver")
-    fig.scroll_into_view_if_needed()
+    p, fig = opened(shared_page, lang, "ca_perceiver")
+    errors, per = p.errors, data("ca_perceiver")
 
     def ratio_line():
         lines = [t for t in texts(p, "ca_perceiver") if "n/M" in t]

@@ -7,7 +7,7 @@ a test names its chart with `@pytest.mark.chart(id)` and gets that page (fixture
 """
 import pytest
 
-from conftest import ITEMS, LANGS, VIEW, open_page, page_with_chart
+from conftest import ITEMS, LANGS, MARK_CENTRE, VIEW, open_page, page_with_chart
 
 CHARTS = ("sa_receptive_field", "sa_toy_steps", "sa_patch_attention", "sqrt_scaling", "sa_heads",
           "sa_permutation", "sa_cost")
@@ -108,25 +108,7 @@ def test_patch_attention_hover_and_divisor(page, lang, chart):
     assert signal(page, chart, "rowq") == 10
 
     def hover(prefix, test):
-        box = page.evaluate("""([id, prefix, test]) => {
-          const view = window.courseCharts.views.get(document.querySelector('#chart-' + id + ' .chart-view')).view;
-          let hit = null;
-          const walk = (node) => { if (!node || !node.items || hit) return;
-            if (node.marktype && node.marktype !== 'group' && node.name && node.name.startsWith(prefix))
-              hit = node.items.find(it => (new Function('d', 'return ' + test))(it.datum));
-            node.items.forEach(walk); };
-          walk(view.scenegraph().root);
-          // the item's centre on screen: its own element (SVG) or its bounds on the canvas, offset by the
-          // groups that hold it, the view's origin and its padding (where Vega's canvas handler picks)
-          const drawing = document.querySelector('#chart-' + id + ' .marks');
-          let x = (hit.bounds.x1 + hit.bounds.x2) / 2, y = (hit.bounds.y1 + hit.bounds.y2) / 2;
-          for (let g = hit.mark.group; g; g = g.mark && g.mark.group) { x += g.x || 0; y += g.y || 0; }
-          const at = () => { if (hit._svg) { const r = hit._svg.getBoundingClientRect(); return {x: r.x + r.width / 2, y: r.y + r.height / 2}; }
-                             const r = drawing.getBoundingClientRect(), o = view.origin(), pad = view.padding();
-                             return {x: r.x + o[0] + pad.left + x, y: r.y + o[1] + pad.top + y}; };
-          scrollBy(0, at().y - innerHeight / 2);           // clear of the sticky page header
-          return at();
-        }""", [chart, prefix, test])
+        box = page.evaluate(MARK_CENTRE, [chart, prefix, test])
         page.mouse.move(box["x"], box["y"])
         settle(page, chart)
 

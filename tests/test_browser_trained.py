@@ -7,22 +7,9 @@ gold words and reads the hovered row."""
 import numpy as np
 import pytest
 
-from conftest import ITEMS, LANGS, VIEW, data, page_with_chart
+from conftest import ITEMS, LANGS, MARK_CENTRE, VIEW, data, page_with_chart
 from scripts.common import numfmt
 from scripts.common.i18n import strings
-
-HOVER = """([id, prefix, test]) => {
-  const view = window.courseCharts.views.get(document.querySelector('#chart-' + id + ' .chart-view')).view;
-  let hit = null;
-  const walk = (node) => { if (!node || !node.items || hit) return;
-    if (node.marktype && node.marktype !== 'group' && node.name && node.name.startsWith(prefix))
-      hit = node.items.find(it => (new Function('d', 'return ' + test))(it.datum));
-    node.items.forEach(walk); };
-  walk(view.scenegraph().root);
-  hit._svg.scrollIntoView({block: 'center'});
-  const r = hit._svg.getBoundingClientRect();
-  return {x: r.x + r.width / 2, y: r.y + r.height / 2};
-}"""
 
 
 def items(p, chart, prefix):
@@ -43,7 +30,7 @@ def drawn_again(p, chart, shape):
 
 
 def hover(p, chart, prefix, test):
-    box = p.evaluate(HOVER, [chart, prefix, test])
+    box = p.evaluate(MARK_CENTRE, [chart, prefix, test])
     p.mouse.move(box["x"], box["y"])
     settle(p, chart)
 

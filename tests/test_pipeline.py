@@ -34,6 +34,12 @@ def run(proj: Path, *args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True)
 
 
+def refused(proc: subprocess.CompletedProcess, *said: str) -> None:
+    """The run stopped, its message holds each of `said`, and it is a message, not a traceback."""
+    assert proc.returncode != 0, proc.stdout + proc.stderr
+    assert all(s in proc.stderr for s in said) and "Traceback" not in proc.stderr, proc.stderr
+
+
 def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{old!r} not in {path}"
@@ -154,8 +160,7 @@ def test_uk_charts_name_a_pinned_font():
 def test_unknown_chart_font_stops_with_a_clear_message(proj):
     edit(proj / "scripts/i18n/uk/language.yml", "chart: DejaVu Sans", "chart: Comic Sans")
     proc = run(proj)
-    assert proc.returncode != 0
-    assert "Comic Sans" in proc.stderr and "language.yml" in proc.stderr and "Traceback" not in proc.stderr
+    refused(proc, "Comic Sans", "language.yml")
 
 
 def test_truncated_manifest_names_itself_and_what_recovers(proj):
@@ -164,9 +169,7 @@ def test_truncated_manifest_names_itself_and_what_recovers(proj):
     manifest = proj / "generated/manifest.json"
     manifest.write_bytes(manifest.read_bytes()[:100])
     proc = run(proj)
-    assert proc.returncode != 0
-    assert "generated/manifest.json" in proc.stderr and "make data FORCE=1" in proc.stderr
-    assert "Traceback" not in proc.stderr
+    refused(proc, "generated/manifest.json", "make data FORCE=1")
 
 
 def test_writes_are_atomic(tmp_path, monkeypatch):
@@ -192,34 +195,26 @@ def test_yaml_error_names_file_and_line(proj):
     lines.insert(3, "  broken: [unclosed")
     p.write_text("\n".join(lines) + "\n", encoding="utf-8")
     proc = run(proj, "--check")
-    assert proc.returncode != 0
-    assert "scripts/i18n/fa/site.yml:" in proc.stderr and "YAML" in proc.stderr, proc.stderr
-    assert "Traceback" not in proc.stderr
+    refused(proc, "scripts/i18n/fa/site.yml:", "YAML")
 
 
 def test_builder_syntax_error_names_the_file(proj):
     with open(proj / "scripts/charts/sa_cost.py", "a", encoding="utf-8") as f:
         f.write("\ndef broken(:\n")
     proc = run(proj, "--check")
-    assert proc.returncode != 0
-    assert "scripts/charts/sa_cost.py:" in proc.stderr and "syntax error" in proc.stderr, proc.stderr
-    assert "Traceback" not in proc.stderr
+    refused(proc, "scripts/charts/sa_cost.py:", "syntax error")
 
 
 def test_nan_names_experiment_and_key_path(proj):
     edit(proj / "scripts/experiments/ca_step.py", "def compute():", "def compute():\n    return {'a': [1.0, {'b': float('nan')}]}\n\n\ndef _old_compute():")
     proc = run(proj)
-    assert proc.returncode != 0
-    assert "scripts/experiments/ca_step.py" in proc.stderr and "a.1.b" in proc.stderr, proc.stderr
-    assert "Traceback" not in proc.stderr
+    refused(proc, "scripts/experiments/ca_step.py", "a.1.b")
 
 
 def test_missing_chart_string_names_chart_language_and_key(proj):
     edit(proj / "scripts/i18n/uk/cross-attention.yml", "    example: *example\n    title: \"Дві маски", "    example: *example\n    old_title: \"Дві маски")
     proc = run(proj)
-    assert proc.returncode != 0
-    assert "scripts/i18n/uk/" in proc.stderr and "charts.ca_masks.title" in proc.stderr, proc.stderr
-    assert "Traceback" not in proc.stderr
+    refused(proc, "scripts/i18n/uk/", "charts.ca_masks.title")
 
 
 def test_system_font_of_the_same_name_that_measures_differently_stops(monkeypatch):
