@@ -7,6 +7,9 @@
 - The header's and footer's accessible names (aria-label of their nav landmarks): Material's own
   strings borrow English («Хедер», «Футер») or say something else (fa «پاورقی», a footnote); the page's
   language names them in scripts/i18n/<lang>/site.yml `ui.landmarks`.
+- Search counts in the language's digits: Material's script puts a Latin number in place of "#" in
+  «# نتیجه یافت شد»; partials/search.html gives the search box the language's ten digits
+  (`data-course-numerals`) and overrides/assets/js/search-on-demand.js writes the counts with them.
 - Each heading's ¶ link is titled in the page's language (`ui.permalink`); Markdown's toc writes «Permanent
   link» in every language.
 - Punctuation right after inline code («`Conv1d`،»): the code box's padding reads as a space
@@ -61,7 +64,9 @@ def on_config(config, **kwargs):
                               f"(ui: palette: {scheme}: …)")
         option["toggle"]["name"] = names[scheme]
     # words that templates in overrides/ show (partials/search.html: the search dialog's name)
-    config["extra"]["course_ui"] = {"search_dialog": strings(lang)["ui"]["search_dialog"]}
+    # and the language's digits, for the counts Material's script writes in Latin digits (search-on-demand.js)
+    config["extra"]["course_ui"] = {"search_dialog": strings(lang)["ui"]["search_dialog"],
+                                    "numerals": course.language(lang).numerals}
     # The footer: licence and a plain link to the source repository, in the page's language
     foot, url = strings(lang)["ui"]["footer"], (config.get("extra") or {}).get("source_url")
     if not url:

@@ -324,6 +324,11 @@ def before_provenance(content: str) -> str:
     return content if at < 0 else content[:content.rfind("<h2", 0, at)]
 
 
+def listing_intro(path: str, lang: str) -> str:
+    """The sentence before an experiment's code listing (ui.provenance.listing, `{file}`: its path), as HTML."""
+    return text(strings(lang)["ui"]["provenance"]["listing"]).format(file=f'<code dir="ltr">{text(path)}</code>')
+
+
 def provenance_md(used: list[str], lang: str) -> str:
     """The page's last part: for every experiment it uses, title, seeds, libraries and the code itself."""
     ui = strings(lang)["ui"]["provenance"]
@@ -346,6 +351,8 @@ def provenance_md(used: list[str], lang: str) -> str:
                 # the code is in the page once, not in the search index (data-search-exclude) nor in the PDF (CSS)
                 f'<details class="example" data-search-exclude markdown="1">',
                 f"<summary>{text(ui['code'])}: {text(path)}</summary>", "",
+                # the code stays as it runs (English names, docstrings and comments); this says so in the page's language
+                f'<p class="listing-intro">{listing_intro(path, lang)}</p>', "",
                 marks[0], "", "```python", f'--8<-- "{path}"', "```", "", marks[1], "",
                 "</details>", "</section>", ""]
     return "\n".join(out)

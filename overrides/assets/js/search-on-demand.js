@@ -69,4 +69,20 @@
   }, true);
   // a link that arrives with a search query (?q=) means search is wanted now
   if (/[?&]q=/.test(location.search)) load();
+
+  // Material writes each count into its string's "#" in Latin digits («3 نتیجه یافت شد»): the counts (the
+  // results' and each page's further results) are rewritten in the page language's digits, which
+  // partials/search.html puts on the search box (course_build/chrome.py, from the language's numerals).
+  var box = document.querySelector("[data-md-component=search][data-course-numerals]");
+  var digits = box && box.getAttribute("data-course-numerals");
+  var results = box && box.querySelector("[data-md-component=search-result]");
+  if (results && digits && digits.length === 10 && digits !== "0123456789" && window.MutationObserver) {
+    var COUNTS = ".md-search-result__meta, .md-search-result__more > summary > div";
+    var inDigits = function (el) {
+      if (/[0-9]/.test(el.textContent)) el.textContent = el.textContent.replace(/[0-9]/g, function (d) { return digits[+d]; });
+    };
+    // a count changes only its own text, so the observer's next call finds nothing left to rewrite
+    new MutationObserver(function () { Array.prototype.forEach.call(results.querySelectorAll(COUNTS), inDigits); })
+      .observe(results, { childList: true, subtree: true, characterData: true });
+  }
 })();
