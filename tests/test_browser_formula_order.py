@@ -44,7 +44,7 @@ UNITS = r"""() => {
     const sem = math.querySelector('semantics');
     const row = sem && sem.firstElementChild && sem.firstElementChild.localName === 'mrow' ? sem.firstElementChild : (sem || math).firstElementChild;
     const pieces = [...(row && row.localName === 'mrow' ? row.children : [row])].filter(Boolean)
-      .filter(c => c.getClientRects().length && text(c))
+      .filter(c => { const r = c.getBoundingClientRect(); return r.width > 0 && r.height > 0 && text(c).replace(/[\u2061-\u2064]/g, ''); })
       .map(c => ({text: text(c), ...box(c)}));
     const item = {tex: (math.querySelector('annotation') || {}).textContent || '', pieces, number: null, between: ''};
     // what follows the formula in the source, up to the next element
@@ -114,3 +114,41 @@ def test_formulas_draw_the_pages_digits(context, base_url, lang, page):
         p.close()
     latin = [f"${m['tex']}$ draws «{m['drawn']}»" for m in maths if re.search(r"[0-9]", m["drawn"])]
     assert not latin, f"{lang}/{page}: Latin digits in {len(latin)} formulas:\n" + "\n".join(latin)
+
+
+# Words inside a number link (a date «۹ آذر ۱۴۰۵», a spread «… (از … تا …)»): where each word is drawn.
+LINK_WORDS = r"""() => {
+  const out = [];
+  for (const a of document.querySelectorAll('article a.src')) {
+    const t = a.textContent;
+    // words of the page's script (a letter, not Latin): vectors and numbers are left to right by design
+    if (!/[^\P{L}A-Za-z]/u.test(t) || !a.getClientRects().length) continue;
+    const walker = document.createTreeWalker(a, NodeFilter.SHOW_TEXT);
+    const words = [];
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (const m of n.textContent.matchAll(/\S+/g)) {
+        const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+        const b = r.getBoundingClientRect();
+        if (b.width) words.push({text: m[0], l: b.left, r: b.right, t: b.top, b: b.bottom});
+      }
+    }
+    out.push({text: t.replace(/\s+/g, ' ').trim(), words});
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", RTL)
+@pytest.mark.parametrize("page", [p for p in pages() if p != "index"])
+def test_words_in_a_number_read_in_the_pages_direction(context, base_url, lang, page):
+    """A value written in words of the page («۹ آذر ۱۴۰۵», measured dates) reads right to left like its
+    sentence: each word is drawn left of the one before it."""
+    p = _open(context, base_url, lang, page)
+    try:
+        links = p.evaluate(LINK_WORDS)
+    finally:
+        p.close()
+    wrong = [f"«{l['text']}»: «{b['text']}» drawn right of «{a['text']}», which comes before it"
+             for l in links for a, b in zip(l["words"], l["words"][1:])
+             if _same_line(a, b) and b["r"] > a["l"] + 0.5]
+    assert not wrong, f"{lang}/{page}:\n" + "\n".join(wrong)
