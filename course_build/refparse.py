@@ -20,7 +20,9 @@ from typing import Callable
 
 FORM = re.compile(r"\s*(?P<kind>[a-z]+)\s*(?::\s*(?P<ref>[^|{}]*?)\s*)?(?:\|\s*(?P<arg>[^|{}]*?)\s*)?")
 FENCE_OPEN = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})")
-LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+# a list item, or an admonition (!!! note, ??? note, ???+ note): its indented lines are prose, code in it is
+# indented once more (a table in a collapsed note was left unresolved as code)
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)]|!!!|\?\?\?\+?)\s")
 INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
 OPEN = re.compile(r"(?<!\\)\{\{")
 # inline math ($…$, not $$…$$, not an escaped \$) holding a reference
