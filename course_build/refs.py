@@ -34,7 +34,7 @@ from course_build.code_listings import listing_marks
 from course_build.bidi import isolate_formulas  # √d stays √d in Persian captions and headers
 from course_build.worker_shim import not_here_note, offline_build
 from scripts.charts import _palette  # series colours per scheme
-from scripts.common import dates, fonts, i18n, numfmt  # numfmt: the one place numbers get their language
+from scripts.common import course, dates, fonts, i18n, numfmt  # numfmt: the one place numbers get their language
 
 SLOT = re.compile(r'<div class="chart-slot" data-chart="([\w-]+)"></div>')
 # Tables are numbered per lesson, in page order, once Markdown has made them (data tables and tables
@@ -228,6 +228,11 @@ def value_html(ref: str, spec: str, where: str, lang: str) -> str:
         template = strings(lang)["ui"]["spread_same" if shown["min"] == shown["max"] else "spread"]
         return sourced(template.format(**{k: num_span(v) for k, v in shown.items()}), ref, lang)
     m = PLURAL.match(spec or "")
+    if m and m["spec"] == "noun":  # the noun alone, after a formula that holds its number (refparse.py)
+        try:
+            return text(numfmt.plural(lookup(ref, where), m["forms"].split(","), lang))
+        except (TypeError, ValueError) as err:
+            raise PluginError(f"{where}: cannot choose a noun form for {ref!r}: {err}") from None
     if m:  # {{ v: x | plural: параметр,параметри,параметрів }}: the number and its noun, agreeing
         value = lookup(ref, where)
         number = value_html(ref, m["spec"] or "d", where, lang)
@@ -247,9 +252,13 @@ def value_html(ref: str, spec: str, where: str, lang: str) -> str:
             raise PluginError(f"{where}: cannot format {ref!r} = {value!r} as a vector with {spec!r}: {err}") from None
     elif isinstance(value, str) and spec in WORDED:
         try:
-            inner = num_span(text(WORDED[spec](value, lang)))
+            words = text(WORDED[spec](value, lang))
         except ValueError as err:
             raise PluginError(f"{where}: cannot write {ref!r} as a {spec}: {err}") from None
+        # a date is words of the page's language in its direction («۹ آذر ۱۴۰۵»: isolated left to right
+        # it read «۹ ۱۴۰۵ آذر»); a platform's name is Latin, left to right
+        inner = (f'<bdi dir="{course.language(lang).direction}">{words}</bdi>' if spec in PAGE_WORDS
+                 else num_span(words))
     else:
         inner = f"<bdi>{text(value)}</bdi>" if isinstance(value, str) else num_span(fmt(value, spec, where, ref, lang))
     return sourced(inner, ref, lang)
@@ -259,6 +268,7 @@ def value_html(ref: str, spec: str, where: str, lang: str) -> str:
 # {{ v: timings:x/machine.measured | date }} -> '30 листопада 2026' / '۹ آذر ۱۴۰۵';
 # {{ v: timings:x/machine.platform | system }} -> 'Linux, x86-64'.
 WORDED = {"date": dates.iso_date_text, "system": lambda s, lang: dates.system_text(s)}
+PAGE_WORDS = {"date"}  # written in the page's language, so in its direction
 
 
 def table_name(ref: str, arg: str, where: str) -> str:
@@ -279,6 +289,12 @@ def table_anchor(name: str, taken: list[str]) -> str:
     return anchor
 
 
+# a table column of labels: `s` as written, `sub` with its digits as subscripts (t1 -> t₁, as the tables'
+# headers and the charts name tokens: no Latin digit in a row label on a page of other numerals)
+TEXT_FORMATS = ("s", "sub")
+SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
 def table_md(ref: str, arg: str, where: str, lang: str) -> str:
     rows = lookup(ref, where)
     if not records(rows):
@@ -293,14 +309,16 @@ def table_md(ref: str, arg: str, where: str, lang: str) -> str:
         raise PluginError(f"{where}: table {ref!r} has no header for {missing} in scripts/i18n/{lang}/*.yml "
                           f"(tables: \"{ref}\": …)")
     lines = ["| " + " | ".join(cell(headers[c]) for c, _ in cols) + " |",
-             "|" + "|".join("---" if spec == "s" else "--:" for _, spec in cols) + "|"]
+             "|" + "|".join("---" if spec in TEXT_FORMATS else "--:" for _, spec in cols) + "|"]
     for i, row in enumerate(rows):
         cells, sel = [], row_selector(rows, i, [c for c, _ in cols])
         for c, spec in cols:
             if c not in row:
                 raise PluginError(f"{where}: table {ref!r} row {i} has no column {c!r}")
             v = row[c]
-            if spec == "s" or isinstance(v, str):
+            if spec == "sub":
+                cells.append(cell(str(v).translate(SUBSCRIPT)))
+            elif spec == "s" or isinstance(v, str):
                 cells.append(cell(v))
             else:
                 cells.append(sourced(num_span(fmt(v, spec, where, f"{ref}{sel}.{c}", lang)), f"{ref}{sel}.{c}", lang, True))
