@@ -157,7 +157,7 @@ def bench_pages(site: Path) -> list[dict]:
 LH_RUNS = 3  # Lighthouse's simulated timings move a page's score by ±2–3 points between runs on this machine
 
 
-def bench_lighthouse(site: Path) -> list[dict]:
+def bench_lighthouse(site: Path, pages=None, runs_per_page: int = LH_RUNS, tag: str = "") -> list[dict]:
     """Each page LH_RUNS times; the run with the median performance score is reported (and kept as
     bench/lighthouse-<lang>-<page, / as ->.json), as Lighthouse's docs advise for a score that varies run to run."""
     lh = ROOT / "node_modules" / ".bin" / "lighthouse"
@@ -165,10 +165,10 @@ def bench_lighthouse(site: Path) -> list[dict]:
         return [{"error": "node_modules/.bin/lighthouse is missing: run npm ci"}]
     server, base = start(site)
     rows = []
-    for lang, page in PAGES:
-        out = ROOT / "bench" / f"lighthouse-{lang}-{page.replace('/', '-')}.json"   # a section page: chapter/section
+    for lang, page in pages or PAGES:
+        out = ROOT / "bench" / f"lighthouse{tag}-{lang}-{page.replace('/', '-')}.json"   # a section page: chapter/section
         runs, error = [], None
-        for i in range(LH_RUNS):
+        for i in range(runs_per_page):
             run_out = out.with_suffix(f".run{i}.json")
             cmd = [str(lh), url_for(base, lang, page), "--quiet", "--output=json", f"--output-path={run_out}",
                    f"--chrome-path={CHROMIUM}", "--chrome-flags=--headless=new " + " ".join(ARGS),
@@ -341,6 +341,77 @@ def bench_stock(site: Path) -> dict:
     return out
 
 
+# The page machinery of our own, each left out of a copy of the built site (what the site would be without it):
+# is it worth keeping? Measured on the chapter pages' bytes and with Lighthouse on the longest chapter pages.
+def _vendor_cuts(copy: Path) -> None:
+    """chart_fonts.py left out: each font as tools/vendor_assets.py cut it (before chart_fonts.py cut it again)."""
+    import shutil
+    for src in (ROOT / "overrides" / "assets" / "vendor").rglob("*.woff2"):
+        dest = copy / "assets" / "vendor" / src.relative_to(ROOT / "overrides" / "assets" / "vendor")
+        if dest.exists():
+            shutil.copy2(src, dest)
+
+
+def _in_every_page(copy: Path, pattern: str, repl: str) -> None:
+    import re
+    for f in copy.rglob("*.html"):
+        text = f.read_text(encoding="utf-8")
+        new = re.sub(pattern, repl, text)
+        if new != text:
+            f.write_text(new, encoding="utf-8")
+
+
+OWN_PIECES = {
+    "chart_fonts.py (fonts cut to what charts and pages show)": _vendor_cuts,
+    "font preloads (math font near the top, Persian page font)":
+        lambda copy: _in_every_page(copy, r'<link rel="preload"[^>]*as="font"[^>]*>', ""),
+    "render_on_view.py (lesson blocks skip layout far from view)":
+        lambda copy: _in_every_page(copy, r'<div class="cv" style="[^"]*">', "<div>"),
+}
+
+
+def bench_own_pieces(site: Path, longest: int = 2, runs_per_page: int = LH_RUNS) -> dict:
+    """Each of OWN_PIECES left out of a copy of `site`: the chapter pages' first-view and all-in gzip KB, and
+    Lighthouse (mobile preset, median of `runs_per_page`) on each language's `longest` chapter pages (by HTML)."""
+    import shutil
+    import tempfile
+    chapter = [(lang, page) for lang, page in PAGES if course.chapter_of(page)]
+    size = {(lang, page): (site / course.page_path(lang, page) / "index.html").stat().st_size for lang, page in chapter}
+    heavy = [p for lang in course.codes()
+             for p in sorted((p for p in chapter if p[0] == lang), key=lambda p: -size[p])[:longest]]
+    out = {"lighthouse_pages": [f"{lang}/{page}" for lang, page in heavy]}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, leave_out in {"ours": None, **OWN_PIECES}.items():
+            copy = Path(tmp) / "site"
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(site, copy)
+            if leave_out:
+                leave_out(copy)
+            rows = measure_bytes(copy, chapter)
+            lh = bench_lighthouse(copy, heavy, runs_per_page, tag="-own")
+            out[name] = {"pages": len(rows),
+                         **{f"over_{k}": sum(x[k] > BUDGET[k] for x in rows) for k in ("first_view_kb", "all_in_kb")},
+                         **{f"mean_{k}": statistics.mean(x[k] for x in rows) for k in ("first_view_kb", "all_in_kb")},
+                         **{f"max_{k}": max(x[k] for x in rows) for k in ("first_view_kb", "all_in_kb")},
+                         "lighthouse": lh, "drawn": sum(x["drawn"] for x in rows), "charts": sum(x["charts"] for x in rows)}
+    return out
+
+
+def print_own_pieces(own: dict) -> None:
+    b = BUDGET
+    print(f"\n| left out (rest as built) | chapter pages first view > {b['first_view_kb']} | all-in > {b['all_in_kb']} "
+          "| mean first view KB | mean all-in KB | Lighthouse performance (" + ", ".join(own["lighthouse_pages"]) +
+          ") | LCP ms | charts drawn |\n|---|--:|--:|--:|--:|---|---|--:|")
+    for name, r in own.items():
+        if name == "lighthouse_pages":
+            continue
+        lh = r["lighthouse"]
+        perf = ", ".join(str(x.get("lh_performance", "error")) for x in lh)
+        lcp = ", ".join(str(x.get("lh_lcp_ms", "?")) for x in lh)
+        print(f"| {name} | {r['over_first_view_kb']}/{r['pages']} | {r['over_all_in_kb']}/{r['pages']} | "
+              f"{r['mean_first_view_kb']:.1f} | {r['mean_all_in_kb']:.1f} | {perf} | {lcp} | {r['drawn']}/{r['charts']} |")
+
+
 def print_stock(stock: dict) -> None:
     b = BUDGET
     v = stock["versions"]
@@ -418,5 +489,15 @@ def main_stock() -> int:
     return 0
 
 
+def main_own() -> int:
+    """`python -m tools.bench --own`: our own page machinery, each piece left out in turn, on the built site/."""
+    (ROOT / "bench").mkdir(exist_ok=True)
+    own = bench_own_pieces(ROOT / "site")
+    (ROOT / "bench" / "own.json").write_text(json.dumps(own, indent=1, ensure_ascii=False) + "\n")
+    print_own_pieces(own)
+    print("\nwritten: bench/own.json")
+    return 0
+
+
 if __name__ == "__main__":
-    sys.exit(main_stock() if "--stock" in sys.argv[1:] else main())
+    sys.exit(main_stock() if "--stock" in sys.argv[1:] else main_own() if "--own" in sys.argv[1:] else main())
