@@ -20,7 +20,7 @@ from importlib import import_module
 
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from course_build import provenance, refs
+from course_build import datapath, provenance, refs
 from scripts.common import course
 
 STAGES = (
@@ -28,7 +28,8 @@ STAGES = (
     "chapters",            # a lesson is a chapter: overview + sections; nav titles, {{ sections }}, old anchors
     "exercises",           # {{ exercise: id }} → a checked exercise (before refs, leaves it {{ v: }})
     "home",                # {{ lessons }} → a card per lesson on the home page (before refs)
-    "refs",                # {{ chart: }} {{ v: }} {{ table: }} from generated/
+    "refs",                # {{ chart: }} {{ v: }} {{ table: }} from generated/ (numbers found by datapath.py)
+    "chart_scripts",       # each chart's spec (and its data parts) as a script, its static SVG, in the site
     "code_comments",       # comments of the code a lesson shows, in the page's language
     "code_listings",       # provenance code listings load when opened (site; the offline copy keeps them)
     "exercise_solutions",  # worked solutions load when opened (site; the offline copy keeps them)
@@ -44,7 +45,7 @@ STAGES = (
 )
 
 # readers that cache what they read from generated/, scripts/i18n/ or docs/: cleared per build
-READERS = (refs.strings, refs.dataset, provenance.seeds, provenance.libraries, provenance.title,
+READERS = (refs.strings, datapath.dataset, provenance.seeds, provenance.libraries, provenance.title,
            course.languages, course.pages, course.lessons, course.sections, course._files)
 
 

@@ -30,6 +30,8 @@ from mkdocs.utils import get_relative_url
 ROOT = Path(__file__).resolve().parent.parent
 GEN = ROOT / "generated"
 from course_build import downloads, provenance, refparse  # downloads: entries checked against the files
+from course_build.chart_scripts import spec_key, spec_script
+from course_build.datapath import lookup, records, row_selector  # where a reference's number lives
 from course_build.code_listings import listing_marks
 from course_build.bidi import isolate_formulas  # √d stays √d in Persian captions and headers
 from course_build.worker_shim import not_here_note, offline_build
@@ -55,118 +57,6 @@ def page_lang(config) -> str:
 @lru_cache(maxsize=None)
 def strings(lang: str) -> dict:
     return i18n.strings(lang)
-
-
-def data_file(name: str) -> str:
-    """A reference's file under generated/: 'sa_cost' -> 'data/sa_cost.json', 'timings:sa_cost' -> 'timings/sa_cost.json'."""
-    return f"timings/{name.split(':', 1)[1]}.json" if name.startswith("timings:") else f"data/{name}.json"
-
-
-def missing_data(name: str) -> str:
-    """What to do when a reference's file does not exist: `make data` computes data, `make timings` measures."""
-    if name.startswith("timings:"):
-        return (f"no generated/{data_file(name)}: run `make timings` (it runs measure() of "
-                f"scripts/experiments/{provenance.experiment_of(name)}.py on this machine)")
-    return f"no generated/{data_file(name)} (write scripts/experiments/{name}.py and run `make data`)"
-
-
-@lru_cache(maxsize=None)
-def dataset(name: str):
-    path = GEN / data_file(name)
-    if not path.exists():
-        return None
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-PATH_PART = re.compile(r"(?P<key>[^.\[\]]+)(?P<sels>(?:\[[^\[\]]*\])*)(?:\.|$)")
-
-
-def _scalar(text: str):
-    """A selector's value: an int or float when it reads as one, else the text (quotes optional)."""
-    text = text.strip()
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return text.strip("'\"")
-
-
-def _matches(row: dict, field: str, want) -> bool:
-    have = row.get(field)
-    if isinstance(have, bool) or isinstance(want, str) or not isinstance(have, (int, float)):
-        return str(have) == str(want)
-    return float(have) == float(want)
-
-
-def records(node) -> bool:
-    return isinstance(node, list) and bool(node) and all(isinstance(r, dict) for r in node)
-
-
-def row_selector(rows: list, i: int, prefer=()) -> str:
-    """`[field=value]` naming row i by a field whose value no other row has (for messages, data-source)."""
-    fields = [*prefer, *rows[i]]
-    for f in dict.fromkeys(fields):
-        v = rows[i].get(f)
-        if isinstance(v, (int, float, str)) and not isinstance(v, bool) and "]" not in str(v) and "," not in str(v) \
-                and sum(_matches(r, f, v) for r in rows) == 1:
-            return f"[{f}={v}]"
-    for a in rows[i]:
-        for b in rows[i]:
-            va, vb = rows[i][a], rows[i][b]
-            if a < b and all(isinstance(v, (int, float, str)) for v in (va, vb)) \
-                    and sum(_matches(r, a, va) and _matches(r, b, vb) for r in rows) == 1:
-                return f"[{a}={va},{b}={vb}]"
-    return f"[{i}]"
-
-
-def _select(rows, sel: str, ref: str, where: str):
-    if not records(rows):
-        raise PluginError(f"{where}: {ref!r}: [{sel}] selects a row, but this is not a list of records")
-    conds = []
-    for cond in filter(None, (c.strip() for c in sel.split(","))):
-        field, eq, value = cond.partition("=")
-        if not eq or not field.strip():
-            raise PluginError(f"{where}: {ref!r}: write a row selector as [field=value] or [a=1,b=2], not [{sel}]")
-        conds.append((field.strip(), _scalar(value)))
-    if not conds:
-        raise PluginError(f"{where}: {ref!r}: empty row selector []")
-    hits = [r for r in rows if all(_matches(r, f, v) for f, v in conds)]
-    if len(hits) != 1:
-        raise PluginError(f"{where}: {ref!r}: [{sel}] matches {len(hits)} rows, not one "
-                          f"(fields: {', '.join(rows[0])}; add a field to the selector)")
-    return hits[0]
-
-
-def lookup(ref: str, where: str):
-    """'sa_scaling/by_d[d=256].pmax_raw' -> generated/data/sa_scaling.json ["by_d"][the row with d = 256]["pmax_raw"]."""
-    name, _, path = ref.partition("/")
-    node = dataset(name)
-    if node is None:
-        raise PluginError(f"{where}: unknown data {name!r} in {{{{ … {ref} }}}}: {missing_data(name)}")
-    pos = 0
-    while pos < len(path):
-        m = PATH_PART.match(path, pos)
-        if not m:
-            raise PluginError(f"{where}: malformed key path {ref!r} at {path[pos:]!r}: "
-                              "write key.key[field=value].key (see README, References in pages)")
-        pos = m.end()
-        part = m["key"]
-        if records(node) and part.lstrip("-").isdigit():
-            i = int(part)
-            hint = f"{row_selector(node, i)}" if -len(node) <= i < len(node) else "[field=value]"
-            fixed = name + "/" + path[:m.start()].rstrip(".") + hint + ("." + path[m.end():] if m.end() < len(path) else "")
-            raise PluginError(f"{where}: positional index {part!r} into a list of records in {ref!r}: select the "
-                              f"row by what it is, e.g. {fixed}")
-        if isinstance(node, list) and part.lstrip("-").isdigit() and -len(node) <= int(part) < len(node):
-            node = node[int(part)]
-        elif isinstance(node, dict) and part in node:
-            node = node[part]
-        else:
-            raise PluginError(f"{where}: unknown key {ref!r}: {part!r} is not in it (see generated/{data_file(name)})")
-        for sel in re.findall(r"\[([^\[\]]*)\]", m["sels"]):
-            node = _select(node, sel, ref, where)
-    return node
 
 
 def fmt(value, spec: str, where: str, ref: str, lang: str) -> str:
@@ -565,68 +455,6 @@ def number_tables(content: str, page, lang: str) -> str:
     return TAB_REF.sub(ref, content)
 
 
-def spec_key(chart: str, lang: str) -> str:
-    return f"{lang}/{chart}"
-
-
-def spec_script(chart: str, lang: str) -> str:
-    return f"assets/charts/{lang}/{chart}.js"
-
-
-def split_parts(spec: dict, chart: str) -> dict:
-    """A chart that declares usermeta.parts (scripts/charts/_kit.py parts_by: {dataset: [signal, …]}) keeps in
-    `spec` only the rows of each split dataset for its signals' initial values; returns {part: {dataset: rows}}
-    for the other values, a part named by its values joined with "." ("square", "square.2"), and names each
-    part's script in usermeta.parts.files (charts.js loads it when those values are picked)."""
-    parts = (spec.get("usermeta") or {}).get("parts")
-    if not parts:
-        return {}
-    first = {s["name"]: s["value"] for s in spec.get("signals", []) if "value" in s}
-    datasets = {d["name"]: d for d in spec["data"] if d["name"] in parts["data"]}
-    unbound = sorted({sig for sigs in parts["data"].values() for sig in sigs} - set(first))
-    if unbound or set(datasets) != set(parts["data"]):
-        raise PluginError(f"{chart}: usermeta.parts splits {sorted(parts['data'])} by signals with initial values; "
-                          f"the spec has datasets {sorted(datasets)} and no initial value for {unbound}: name the "
-                          "datasets in the builder (alt.Data(name=…)) and split them by bound params")
-    rest: dict = {}
-    for name, d in datasets.items():
-        signals, keep = parts["data"][name], []
-        for row in d["values"]:
-            values = [row[sig] for sig in signals]
-            if values == [first[sig] for sig in signals]:
-                keep.append(row)
-                continue
-            if not all(re.fullmatch(r"[\w-]+", str(v)) for v in values):
-                raise PluginError(f"{chart}: the values {values} of {name} cannot name a file; use letters, digits, "
-                                  "- or _")
-            rest.setdefault(".".join(map(str, values)), {}).setdefault(name, []).append(row)
-        d["values"] = keep
-    parts["files"] = {part: f"{chart}.{part}.js" for part in sorted(rest)}
-    return rest
-
-
-def write_spec_scripts(site: Path) -> None:
-    """Each chart's compiled Vega spec as a script that hands it to charts.js (courseCharts.define), and
-    each part of its data loaded on demand as a script beside it (courseCharts.part)."""
-    def write(dest: Path, body: str) -> None:
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        if not dest.exists() or dest.read_text(encoding="utf-8") != body:
-            dest.write_text(body, encoding="utf-8")
-
-    compact = dict(separators=(",", ":"), ensure_ascii=False)
-    for vg in GEN.glob("charts/*/*.vg.json"):
-        chart, lang = vg.name[:-len(".vg.json")], vg.parent.name
-        spec = json.loads(vg.read_text(encoding="utf-8"))
-        key = spec_key(chart, lang)
-        rest = split_parts(spec, chart)
-        dest = site / spec_script(chart, lang)
-        write(dest, f"courseCharts.define({json.dumps(key)},{json.dumps(spec, **compact)});\n")
-        files = rest and spec["usermeta"]["parts"]["files"]
-        for part, data in rest.items():
-            write(dest.parent / files[part],
-                  f"courseCharts.part({json.dumps(key)},{json.dumps(part)},{json.dumps(data, **compact)});\n")
-
-
 def on_page_context(context, page, config, nav, **kwargs):
     """The contents list names the provenance part, not each of its entries: their titles are long and
     there are up to a dozen on a page (issue 25)."""
@@ -640,16 +468,10 @@ def on_page_context(context, page, config, nav, **kwargs):
 
 
 def on_post_build(config, **kwargs) -> None:
-    """Copy each chart's static SVG next to the site's assets (no-JS fallback), and the downloads."""
+    """Copy the downloads (the offline archive, the PDFs) into the site."""
     site = Path(config["site_dir"])
     for item in ([] if offline_build(config) else downloads.all_items()):  # the offline copy must not hold the previous archive
         src, dest = item["path"], site / "downloads" / item["file"]
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, dest)
-    write_spec_scripts(site)
-    for svg in GEN.glob("charts/*/*.svg"):
-        dest = site / "assets" / "charts" / svg.parent.name / svg.name
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        if not dest.exists() or dest.read_bytes() != svg.read_bytes():
-            dest.write_bytes(svg.read_bytes())
 

@@ -237,16 +237,16 @@ def test_a_missing_timings_file_names_its_path_and_make_timings(tmp_path, monkey
     """`make data` does not measure timings again: the advice is `make timings`, the path generated/timings/."""
     from mkdocs.exceptions import PluginError
 
-    from course_build import refs
+    from course_build import datapath
     name = sorted((ROOT / "generated/timings").glob("*.json"))[0].stem
     shutil.copytree(ROOT / "generated", tmp_path / "generated", ignore=shutil.ignore_patterns("timings", ".lock"))
-    monkeypatch.setattr(refs, "GEN", tmp_path / "generated")
-    refs.dataset.cache_clear()
+    monkeypatch.setattr(datapath, "GEN", tmp_path / "generated")
+    datapath.dataset.cache_clear()
     try:
         with pytest.raises(PluginError) as err:
-            refs.lookup(f"timings:{name}/machine.measured", "docs/page.md")
+            datapath.lookup(f"timings:{name}/machine.measured", "docs/page.md")
     finally:
-        refs.dataset.cache_clear()  # the next user reads the real generated/
+        datapath.dataset.cache_clear()  # the next user reads the real generated/
     message = str(err.value)
     assert f"generated/timings/{name}.json" in message and "make timings" in message, message
     assert "generated/data/timings" not in message and "make data" not in message, message
