@@ -27,6 +27,7 @@ STAGES = (
     "live_data",           # under `mkdocs serve`: recompute what changed in generated/ before each rebuild
     "chapters",            # a lesson is a chapter: overview + sections; nav titles, {{ sections }}, old anchors
     "exercises",           # {{ exercise: id }} → a checked exercise (before refs, leaves it {{ v: }})
+    "pointer",             # {{ say: id }} → a sentence about a control in its hover, tap and print wordings
     "home",                # {{ lessons }} → a card per lesson on the home page (before refs)
     "refs",                # {{ chart: }} {{ v: }} {{ table: }} from generated/
     "code_comments",       # comments of the code a lesson shows, in the page's language
