@@ -29,7 +29,7 @@ from mkdocs.utils import get_relative_url
 
 ROOT = Path(__file__).resolve().parent.parent
 GEN = ROOT / "generated"
-from course_build import downloads, provenance, refparse  # downloads: entries checked against the files
+from course_build import downloads, pointer, provenance, refparse  # downloads: entries checked against the files
 from course_build.chart_scripts import spec_key, spec_script
 from course_build.datapath import lookup, records, row_selector  # where a reference's number lives
 from course_build.code_listings import listing_marks
@@ -396,6 +396,11 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
                 "font": fonts.family(lang),  # the pinned font the static SVG was drawn with
                 "palette": {"light": list(_palette.LIGHT), "dark": list(_palette.DARK)}}
         title, desc = html.escape(t["title"]), isolate_formulas(" ".join(t["description"].split()))
+        # on screen the description, ending with how to point at the chart (a mouse or a finger); on paper
+        # (the browser's print) what its printed state shows, as the PDFs say (course_build/pointer.py)
+        paper = isolate_formulas(" ".join(t["print_caption"].split()))
+        desc = (f'<span class="say-screen">{desc}{pointer.chart_instruction(chart, lang)}</span>'
+                f'<span class="say-print" data-search-exclude>{paper}</span>')
         figures = page.meta.get("figures") or []
         if chart in figures:  # numbered per page, in the order of its {{ chart: }} lines; print keeps it
             number = text(ui["figure"].format(n=numfmt.fmt(figures.index(chart) + 1, "d", lang)))

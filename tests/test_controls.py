@@ -140,6 +140,7 @@ ORDER = """() => {
   for (const el of document.querySelectorAll('figure.chart figcaption, figure.chart th, figure.chart caption')) {
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      if (!t.parentElement.checkVisibility()) continue;  // not drawn (e.g. a caption's print wording on screen)
       for (let i = t.data.indexOf('√'); i >= 0 && i + 1 < t.data.length; i = t.data.indexOf('√', i + 1)) {
         const r = document.createRange();
         r.setStart(t, i); r.setEnd(t, i + 1); const root = r.getBoundingClientRect();

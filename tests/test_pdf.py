@@ -252,3 +252,17 @@ def test_metadata_title_once_author_subject_language(site_dir, lang):
     assert meta.title == name, f"{lang}: PDF title {meta.title!r}, expected the course name once"
     assert meta.author and meta.subject == description
     assert str(reader.trailer["/Root"].get("/Lang")) == lang
+
+
+@pytest.mark.parametrize("lang", course.codes())
+def test_no_screen_only_instruction_on_paper(site_dir, lang):
+    """Issue 24 «Paper»: a sentence that tells the reader to use a control has a paper wording (the printed
+    state, course_build/pointer.py); the PDF holds none of the language's screen words (scripts/i18n/<lang>/
+    pointer.yml `pointer.screen_words`, the one list)."""
+    from scripts.common.i18n import strings
+    body = squash(text(pdf(site_dir, lang))).replace("\u200c", "")
+    found = []
+    for word in strings(lang)["pointer"]["screen_words"]:
+        for m in re.finditer(word.replace("\u200c", ""), body, re.I):
+            found.append(body[max(0, m.start() - 40):m.end() + 40])
+    assert not found, f"{lang}: the PDF still tells the reader to use a screen control:\n  " + "\n  ".join(found)
