@@ -125,3 +125,20 @@ def test_progress_does_not_print(fresh, base_url, lang):
     o.emulate_media(media="print")
     assert o.locator(".chapter-progress").is_hidden(), "paper shows no progress of this browser"
     o.close()
+
+
+def test_progress_is_on_each_overview_with_exercises_and_out_of_search(site_dir):
+    """Each chapter whose sections check exercises shows the progress box on its overview (m in the page's
+    digits), and the box's words stay out of the search index (data-search-exclude): it is no lesson text."""
+    import html
+    for lang in LANGS:
+        for chapter in course.lessons():
+            page = (site_dir / course.page_path(lang, chapter).lstrip("/")).joinpath("index.html")
+            built = html.unescape(page.read_text(encoding="utf-8"))
+            m = len(checked_in(chapter))
+            assert ('class="chapter-progress"' in built) == (m > 0), f"{lang}/{chapter}"
+            if m:
+                assert expected(lang, 0, m).replace(numfmt.fmt(0, "d", lang), "{n}", 1) in built
+        for index in site_dir.rglob("search_index.json"):
+            text = index.read_text(encoding="utf-8")
+            assert words(lang)["forget"] not in text and words(lang)["where"] not in text, index
