@@ -9,7 +9,10 @@ section pages, one idea each (scripts/common/course.py reads them from the nav).
 - old addresses: the lesson used to be one page, so `<chapter>/#<heading>` was a link. The overview carries a
   map, computed here from the sections as built (every id that one section alone holds: headings, exercises,
   figures), and a small script that sends such an address on to `<section>/#<heading>` (location.replace:
-  the old address leaves no step in the history), served and from disk alike.
+  the old address leaves no step in the history), served and from disk alike;
+- progress: the overview names the exercises of its sections (ids, the same in every language), and
+  assets/js/exercises.js says how many of them this browser remembers as answered right («n із m»), with a
+  button that forgets them (progress_html(); nothing leaves the browser).
 Every chapter page is a lesson page for the other stages (page.meta["lesson"], page.meta["chapter"]).
 """
 from __future__ import annotations
@@ -34,6 +37,13 @@ SLOT = '<div class="chapter-sections" data-sections-slot></div>'
 OWN_LINE = re.compile(r"^\{\{\s*sections\s*\}\}[ \t]*$", re.M)
 H1 = re.compile(r"^# (.+?)(?:\s*\{[^}]*\})?\s*$", re.M)
 ID = re.compile(r'<(?:h[1-6]|div|figure|section|table)\b[^>]*\bid="([^"]+)"')
+EXERCISE = re.compile(r'<div class="exercise"[^>]*>')  # course_build/exercises.py (md_in_html sorts the attributes)
+
+
+def checked_exercises(content: str) -> list[str]:
+    """The ids of the exercises a page checks (those with verdicts, data-ui; not derivations), in page order."""
+    tags = [t for t in EXERCISE.findall(content) if " data-ui=" in t]
+    return [m.group(1) for t in tags if (m := re.search(r' id="exercise-([^"]+)"', t))]
 # (language, page) -> {"title", "url", "words", "ids", "headings"} of each chapter page built so far
 _SEEN: dict[tuple[str, str], dict] = {}
 
@@ -99,7 +109,8 @@ def on_page_content(content: str, page, config, **kwargs) -> str:
     if name is None or course.chapter_of(name) is None:
         return content
     _SEEN[(lang, name)] = {"title": page.title, "url": page.url, "words": words(content),
-                           "ids": set(ID.findall(content)), "headings": _toc(page.toc)}
+                           "ids": set(ID.findall(content)), "headings": _toc(page.toc),
+                           "exercises": checked_exercises(content)}
     return content
 
 
@@ -123,6 +134,25 @@ def sections_html(chapter: str, lang: str, page, where: str) -> str:
                      f'<span class="chapter-section__time">{html.escape(ui["home"]["reading"].format(minutes=minutes))}'
                      f'</span>{topic}</li>')
     return f'<ol class="chapter-sections">{"".join(items)}</ol>'
+
+
+def progress_html(chapter: str, lang: str, where: str) -> str:
+    """The chapter's progress, filled in by assets/js/exercises.js from what this browser remembers: the ids of
+    the exercises its sections check (derivations have no answer to remember), the count's words with {m}
+    written here and {n} left for the script, the page's ten digits (the script writes n with them), and the
+    forget button. Hidden until the script fills it (no script: nothing to show), out of the search index and
+    off paper (course.css)."""
+    ids = [i for name in course.sections(chapter) for i in _seen(lang, name, where)["exercises"]]
+    if not ids:
+        return ""
+    ui = strings(lang)["ui"]["progress"]
+    template = ui["count"].format(n="{n}", m=numfmt.fmt(len(ids), "d", lang))
+    digits = "".join(numfmt.fmt(i, "d", lang) for i in range(10))
+    attrs = {"data-exercises": json.dumps(ids, ensure_ascii=False), "data-template": template, "data-digits": digits}
+    return ('<div class="chapter-progress" ' + " ".join(f'{k}="{html.escape(v)}"' for k, v in attrs.items())
+            + ' data-search-exclude hidden><p><span class="chapter-progress__count" aria-live="polite"></span> '
+            f'<button type="button" class="md-button chapter-progress__forget">{html.escape(ui["forget"])}</button></p>'
+            f'<p class="chapter-progress__where">{html.escape(ui["where"])}</p></div>')
 
 
 def _wpm(lang: str) -> float:
@@ -153,7 +183,11 @@ def on_page_context(context, page, config, nav, **kwargs):
         return context
     lang = config["theme"]["language"]
     chapter = _page(page, lang)
-    page.content = page.content.replace(SLOT, sections_html(chapter, lang, page, f"docs/{page.file.src_uri}"))
+    where = f"docs/{page.file.src_uri}"
+    progress = progress_html(chapter, lang, where)
+    page.content = page.content.replace(SLOT, progress + sections_html(chapter, lang, page, where))
+    if progress:
+        page.meta["exercises"] = True  # course_build/exercises.py then loads assets/js/exercises.js, which fills it
     page.meta["old_anchors"] = old_anchors(chapter, lang, page, f"docs/{page.file.src_uri}")
     return context
 

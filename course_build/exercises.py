@@ -157,6 +157,7 @@ def exercise_md(ex_id: str, n: int, data: dict, w: dict, lang: str, where: str) 
         raise PluginError(f"{where}: exercise {ex_id!r} has unknown kind {kind!r}; use number, choice or derivation")
     if kind != "derivation":
         said = {k: ui[k] for k in ("right", "close", "not_yet", "not_yet_hint", "unreadable", "choose_first")}
+        said["solved"] = i18n.strings(lang)["ui"]["progress"]["solved"]  # the mark of one answered right before
         attrs += f' data-ui="{html.escape(json.dumps(said, ensure_ascii=False))}"'
         attrs += f' data-read="{html.escape(json.dumps(course.number_reading(), ensure_ascii=False))}"'
         if not text.get("hint"):

@@ -2,7 +2,7 @@
 import pytest
 import yaml
 
-from conftest import LANGS, ROOT, open_page, page_citing
+from conftest import LANGS, ROOT, open_page, page_citing, TABLE_PAGES
 
 
 def tip_words(lang: str) -> str:
@@ -68,4 +68,44 @@ def test_code_listings_load_when_opened(browser, base_url, lang):
     entry.locator("details > summary").click()
     assert entry.locator("pre").count() == 1
     assert p.locator(".provenance-entry pre").count() == 1 and not p.errors, p.errors
+    ctx.close()
+
+
+def palette(scheme):
+    """The stored palette the page's own toggle reads (as tests/test_a11y.py sets it)."""
+    return (f"localStorage.setItem('/attention-course/.__palette', JSON.stringify({{index: {0 if scheme == 'default' else 1}, "
+            f"color: {{media: '', scheme: '{scheme}', primary: 'indigo', accent: 'indigo'}}}}))")
+
+
+DECORATION = "e => { const s = getComputedStyle(e); return [s.textDecorationLine, s.textDecorationStyle]; }"
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_numbers_are_quiet_until_hovered_or_focused(browser, base_url, lang, scheme):
+    """Issue 25, item 4: a computed number (in prose and in a table) has no underline at rest; hovered it
+    shows its dotted line; focused from the keyboard, its dotted line and a focus ring. It stays a link."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    p = open_page(ctx, base_url, lang, TABLE_PAGES[0], init_script=palette(scheme))  # numbers in prose and in a table
+    assert p.evaluate("document.body.getAttribute('data-md-color-scheme')") == scheme
+    for where in ("p a.src", "td a.src"):
+        number = p.locator(f".md-typeset {where}").first
+        number.evaluate("async e => { e.scrollIntoView({block: 'center'}); await new Promise(r => setTimeout(r, 100)); }")
+        assert number.evaluate("e => e.tagName") == "A" and number.get_attribute("href").startswith("#src-")
+        p.mouse.move(0, 0)
+        assert number.evaluate(DECORATION) == ["none", "solid"], f"{lang} {scheme} {where}: underlined at rest"
+        # keyboard focus: Tab from the element before it lands on it (the focus is visible)
+        number.evaluate("e => { const t = document.createElement('button'); t.id = 'before-number'; "
+                        "e.parentNode.insertBefore(t, e); }")
+        p.locator("#before-number").focus()
+        p.keyboard.press("Tab")
+        assert number.evaluate("e => e === document.activeElement"), "Tab reaches the number"
+        assert number.evaluate(DECORATION) == ["underline", "dotted"], f"{lang} {scheme} {where}: focused"
+        ring = number.evaluate("e => { const s = getComputedStyle(e); return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0; }")
+        assert ring, f"{lang} {scheme} {where}: keyboard focus shows no ring"
+        p.evaluate("document.activeElement.blur(); document.getElementById('before-number').remove()")
+        assert number.evaluate(DECORATION) == ["none", "solid"]
+        number.hover()
+        assert number.evaluate(DECORATION) == ["underline", "dotted"], f"{lang} {scheme} {where}: hovered"
+        p.mouse.move(0, 0)
     ctx.close()

@@ -1,8 +1,85 @@
 // Check-yourself exercises (markup from course_build/exercises.py). Everything happens in the page: no
 // fetch, so it works from file:// too. The answer is in data-answer; the verdict goes to the
-// exercise's live region (role=status) in the page's language (words in data-ui).
+// exercise's live region (role=status) in the page's language (words in data-ui). Exercises answered right
+// are remembered in this browser (localStorage) and counted on the chapter's overview (progress, below).
 (function () {
   "use strict";
+
+  // ── Progress kept between visits (issue 25) ─────────────────────────────────────────────────────────
+  // The ids of the exercises answered right in this browser, under one localStorage key: the same ids in
+  // every language (an exercise solved on one language's page counts on the other's), served and from
+  // file:// alike (the offline copy). Nothing leaves the browser. Storage may be off (a browser setting,
+  // some private windows): then nothing is kept, and nothing breaks.
+  var KEY = "attention-course.solved";
+
+  function solved() {
+    try {
+      var list = JSON.parse(window.localStorage.getItem(KEY) || "[]");
+      return Array.isArray(list) ? list.filter(function (x) { return typeof x === "string"; }) : [];
+    } catch (e) { return []; }
+  }
+
+  function remember(id) {
+    var list = solved();
+    if (list.indexOf(id) >= 0) return;
+    list.push(id);
+    list.sort();
+    try { window.localStorage.setItem(KEY, JSON.stringify(list)); } catch (e) { /* storage off: not kept */ }
+  }
+
+  function forget() {
+    try { window.localStorage.removeItem(KEY); } catch (e) { /* storage off: nothing kept */ }
+  }
+
+  function exerciseId(ex) { return ex.id.replace(/^exercise-/, ""); }
+
+  // «Solved» beside the exercise's title (words in data-ui, course_build/exercises.py)
+  function markSolved(ex, yes) {
+    var badge = ex.querySelector(".exercise-solved");
+    var title = ex.querySelector(".exercise-title");
+    if (!yes) {
+      delete ex.dataset.solved;
+      if (badge) badge.parentNode.removeChild(badge);
+      return;
+    }
+    ex.dataset.solved = "true";
+    if (badge || !title || !ex.dataset.ui) return;
+    badge = document.createElement("span");
+    badge.className = "exercise-solved";
+    badge.textContent = JSON.parse(ex.dataset.ui).solved;
+    title.appendChild(badge);
+  }
+
+  // A chapter's overview (course_build/chapters.py progress_html): «n of m solved» for its sections'
+  // exercises, n written in the page's digits (data-digits), and the button that forgets.
+  function showProgress() {
+    var have = solved();
+    document.querySelectorAll(".chapter-progress").forEach(function (box) {
+      var ids = JSON.parse(box.dataset.exercises);
+      var n = ids.filter(function (id) { return have.indexOf(id) >= 0; }).length;
+      var digits = Array.from(box.dataset.digits);
+      var count = String(n).replace(/[0-9]/g, function (d) { return digits[Number(d)]; });
+      box.querySelector(".chapter-progress__count").textContent = box.dataset.template.replace("{n}", count);
+      box.hidden = false;
+    });
+  }
+
+  function showSolved() {
+    var have = solved();
+    document.querySelectorAll(".exercise[data-ui]").forEach(function (ex) {
+      markSolved(ex, have.indexOf(exerciseId(ex)) >= 0);
+    });
+    showProgress();
+  }
+
+  function initProgress() {
+    showSolved();
+    document.querySelectorAll(".chapter-progress__forget").forEach(function (button) {
+      button.addEventListener("click", function () { forget(); showSolved(); });
+    });
+    // another tab (or page) solved or forgot something
+    window.addEventListener("storage", function (e) { if (e.key === KEY || e.key === null) showSolved(); });
+  }
 
   // How the course's languages write numbers, from the page (data-read, course_build/exercises.py, from
   // scripts/i18n/<lang>/language.yml): sets of ten digits other than 0–9, and decimal and thousands
@@ -99,6 +176,13 @@
       say(state, state === "close" ? ui.close : (first ? ui.not_yet_hint : ui.not_yet));
     }
 
+    function solve() {
+      say("right", ui.right);
+      remember(exerciseId(ex));
+      markSolved(ex, true);
+      showProgress();
+    }
+
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
       if (ex.dataset.kind === "choice") {
@@ -109,7 +193,7 @@
         if (!picked) { say("empty", ui.choose_first); return; }
         var ok = picked.value === ex.dataset.answer;
         picked.closest(".exercise-option").classList.add(ok ? "exercise-option--right" : "exercise-option--wrong");
-        if (ok) say("right", ui.right); else miss("not_yet");
+        if (ok) solve(); else miss("not_yet");
         return;
       }
       var input = form.querySelector("input[type=text]");
@@ -121,7 +205,7 @@
       }
       input.removeAttribute("aria-invalid");
       var v = verdict(values, parseFloat(ex.dataset.answer), parseFloat(ex.dataset.right), parseFloat(ex.dataset.close));
-      if (v === "right") say("right", ui.right); else miss(v);
+      if (v === "right") solve(); else miss(v);
     });
   }
 
@@ -150,6 +234,7 @@
   }, { rootMargin: "50% 0px" }) : null;
 
   function init() {
+    initProgress();
     var first = document.querySelector(".exercise[data-read]");
     if (first) READ = JSON.parse(first.dataset.read);
     document.querySelectorAll(".exercise").forEach(function (ex) {
