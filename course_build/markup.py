@@ -8,6 +8,9 @@
   downloaded the other language's text too and results mixed languages. Each language root gets
   its own index (/search/, /fa/search/), written as UTF-8 (not \\uXXXX escapes), and a page's
   search config points at its own language root.
+- Search snippets keep word boundaries: the index keeps a section's text with its block tags, and Material's
+  result list drops the tags, so two list items or a heading and its paragraph ran together («≈ 3 хв
+  читанняРолі з двох джерел»). A space goes after a block's end and before its start, where text would touch.
 - Code blocks are focusable from the start (tabindex="0"). Material makes a scrollable one focusable
   when it sets the block up, and with `content.lazy` (mkdocs.yml) that waits until the block nears the
   screen: until then a keyboard reader (and axe) met a scrolling region it could not reach.
@@ -23,6 +26,8 @@ from scripts.common import course
 
 CONFIG_BASE = re.compile(r'"base": "[^"]*"')
 CODE_BLOCK = re.compile(r'(<div class="language-[\w-]+ highlight"><pre>(?:<span></span>)?<code)(?=>)')
+BLOCKS = "p|li|ul|ol|h[1-6]|td|th|tr|table|dd|dt|dl|pre|blockquote|div|figcaption"
+BLOCK_EDGE = re.compile(rf"(</(?:{BLOCKS})>)(?=\S)|(?<=[^\s>])(?=<(?:{BLOCKS})\b)")  # after a block's end, before its start
 ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
 
 
@@ -55,7 +60,8 @@ def on_post_build(config, **kwargs) -> None:
     parts = {"": []} | {r: [] for r in roots}
     for doc in merged["docs"]:
         root = next((r for r in roots if doc["location"].startswith(r + "/")), "")
-        parts[root].append(dict(doc, location=doc["location"][len(root) + 1:] if root else doc["location"]))
+        parts[root].append(dict(doc, location=doc["location"][len(root) + 1:] if root else doc["location"],
+                                text=BLOCK_EDGE.sub(lambda m: (m.group(1) or "") + " ", doc["text"])))
     offline = (site / "search" / "search_index.js").exists()  # the offline copy reads it from a script
     for root, docs in parts.items():
         folder = site / root / "search"

@@ -170,3 +170,14 @@ def test_search_finds_explanations_not_provenance_or_chart_data(site_dir):
         assert not [d["location"] for d in docs if any(label in d["text"] for label in labels)], path
         hits = [d["location"] for d in docs if "softmax" in d["text"].lower()]
         assert len(hits) >= 5, (path, hits)  # the explanations are still found
+
+
+def test_search_snippets_keep_word_boundaries(site_dir):
+    """Material's result list shows a section's text with its tags dropped: a block's end must be followed by
+    a space, or two list items read as one word («≈ 3 хв читанняРолі з двох джерел», issue 25)."""
+    import re
+    for path in sorted(site_dir.rglob("search_index.json")):
+        docs = json.loads(path.read_text(encoding="utf-8"))["docs"]
+        joined = [(d["location"], m.group(0)) for d in docs
+                  for m in re.finditer(r"\w(?:<[^>]+>)*</?(?:p|li|h[1-6]|td|th)\b[^>]*>(?:<[^>]+>)*\w", d["text"])]
+        assert not joined, (path, joined[:5])
