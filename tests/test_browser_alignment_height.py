@@ -44,3 +44,40 @@ def test_alignment_height_stable_across_sentences(browser, base_url, lang, width
              if abs(s["height"] - first["height"]) > 1 or abs(s["below"] - first["below"]) > 1]
     assert not moved, f"{lang} at {width} px: the chart's height moves with the sentence: {moved}"
 
+
+# After the window changes size (a phone turned, a window dragged) and comes back, the chart is as tall as
+# it was and every text still lies inside its drawing: the lines under the matrix wrap at the new width,
+# and the view was laid out before they did, cutting the last line off (seen on a phone's last sentence).
+AFTER_RESIZE = f"""async ([id, phase]) => {{
+  const frame = {NEXT_FRAME};
+  const fig = document.querySelector('#chart-' + id), svg = () => fig.querySelector('svg.marks');
+  if (phase === 'pick') {{
+    const select = fig.querySelector('.vega-bind select');
+    select.value = select.options[select.options.length - 1].value;
+    select.dispatchEvent(new Event('change', {{bubbles: true}}));
+  }}
+  await frame(); await frame(); await new Promise(r => setTimeout(r, 400)); await frame();
+  const box = svg().getBoundingClientRect();
+  const out = [...svg().querySelectorAll('text')].filter(t => t.textContent.trim())
+    .map(t => [t.textContent, t.getBoundingClientRect()]).filter(([, r]) => r.bottom > box.bottom + 1 || r.top < box.top - 1)
+    .map(([s, r]) => `«${{s}}» outside the drawing: from ${{Math.round(r.top - box.top)}} to ${{Math.round(r.bottom - box.top)}} px of ${{Math.round(box.height)}}`);
+  return {{height: box.height, outside: out}};
+}}"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_alignment_keeps_its_height_after_a_resize(browser, base_url, lang):
+    ctx = browser.new_context(viewport={"width": 390, "height": 900})
+    try:
+        p = open_page(ctx, base_url, lang, page_with_chart(CHART))
+        p.locator(f"#chart-{CHART}").scroll_into_view_if_needed()
+        before = p.evaluate(AFTER_RESIZE, [CHART, "pick"])
+        p.set_viewport_size({"width": 430, "height": 900})
+        p.evaluate(AFTER_RESIZE, [CHART, ""])
+        p.set_viewport_size({"width": 390, "height": 900})
+        after = p.evaluate(AFTER_RESIZE, [CHART, ""])
+    finally:
+        ctx.close()
+    assert not before["outside"], f"{lang}: {before['outside']}"
+    assert abs(after["height"] - before["height"]) <= 1 and not after["outside"], \
+        f"{lang}: height {before['height']:.0f} before a resize, {after['height']:.0f} after; {after['outside']}"
