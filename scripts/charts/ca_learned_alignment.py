@@ -55,39 +55,13 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                                value=[{"row": 1}], empty=False)
     cells = alt.Chart(alt.Data(values=_cells(ca, ids, glosses)))     # every sentence's
     base = cells.transform_filter(f"datum.sid == {sentence.name}")
-    # A column narrower than its sentence's widest label (a phone, glosses) stands its labels upright.
-    labels = _labels(ca, ids, glosses, lines=True)
-    widest = {sid: max(len(x) for w in ws for x in ([w] if isinstance(w, str) else w)) for sid, ws in labels.items()}
-    # Only a phone stands them upright: on a desktop the long sentence turned its headers 90° (issue 25)
-    columns = {sid: len(ws) for sid, ws in labels.items()}
-
-    def upright_at(sid):                              # a Vega expression: sid's headers stand upright
-        return f"width < 480 && width / {js(columns)}[{sid}] < {js(widest)}[{sid}] * {13 * CHAR_EM}"
-    upright = upright_at(sentence.name)
-    # Vega draws a label's second line (the gloss) below the first whatever the baseline: lift level
-    # labels by a line so the gloss clears the first row's cells
-    glossed = any(not isinstance(w, str) for ws in labels.values() for w in ws)
-    lift = 17 if glossed else 0
-    # The headers' band is as tall as the tallest any sentence needs at this width, whichever is picked,
-    # so the matrix does not move when the sentence changes (issue 25: the page jumped)
-    level = 4 + lift + 17
-    band = {"expr": "max(" + ", ".join(f"({upright_at(js(sid))} ? {4 + math.ceil(widest[sid] * 13 * CHAR_EM)} : {level})"
-                                     for sid in ids) + ")"}
+    x = _columns(ca, ids, glosses, t, sentence.name)
     counts = {sid: len(ca["sentences"][sid]["target"]) for sid in ids}
     rows = max(counts.values())                       # row slots for the longest sentence
-    x = alt.X("col:O", title=bidi(t["x"]), scale=alt.Scale(reverse=True, paddingInner=0.06),
-              axis=alt.Axis(orient="top", labelFontSize=13, ticks=False, domain=False,
-                            labelAngle={"expr": f"{upright} ? -90 : 0"},
-                            labelAlign={"expr": f"{upright} ? 'left' : 'center'"},
-                            labelBaseline={"expr": f"{upright} ? 'middle' : 'bottom'"},
-                            labelPadding={"expr": f"{upright} ? 4 : {4 + lift}"},
-                            minExtent=band, maxExtent=band,
-                            labelExpr=f"{json.dumps(_labels(ca, ids, glosses, lines=True), ensure_ascii=False)}"
-                                      f"[{sentence.name}][datum.value]"))
     y = alt.Y("row:O", title=bidi(t["y"]), scale=alt.Scale(domain=list(range(rows)), paddingInner=0.06),
               # one width for the word column whatever the sentence: the lines under the matrix wrap at the
-              # matrix's width, and Vega lays a view out again only once after it changes
-              # its title beside the picked sentence's rows, not the free slots below them
+              # matrix's width, and Vega lays a view out again only once after it changes; its title beside
+              # the picked sentence's rows, not the free slots below them
               axis=alt.Axis(labelFontSize=13, ticks=False, domain=False, minExtent=48, maxExtent=48,
                             titleY={"expr": f"height * {js(counts)}[{sentence.name}] / {rows} / 2"},
                             labelExpr=f"{json.dumps({s: ca['sentences'][s]['target'] for s in ids})}"
@@ -115,6 +89,37 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                         anchor=anchor(t["title"])),
         padding={"top": MENU_HEIGHT, "left": 5, "right": 5, "bottom": 5}, description=t["description"]
     ).configure_view(stroke=None)   # no frame around a shorter sentence's free row slots
+
+
+def _columns(ca: dict, ids: list[str], glosses: dict, t: dict, sentence: str) -> alt.X:
+    """The Persian words across the top (`sentence`: the picked sentence's expression), level with their
+    glosses below them, or upright on a phone whose columns are narrower than the widest label."""
+    labels = _labels(ca, ids, glosses, lines=True)
+    widest = {sid: max(len(x) for w in ws for x in ([w] if isinstance(w, str) else w)) for sid, ws in labels.items()}
+    # Only a phone stands them upright: on a desktop the long sentence turned its headers 90° (issue 25)
+    columns = {sid: len(ws) for sid, ws in labels.items()}
+
+    def upright_at(sid):                              # a Vega expression: sid's headers stand upright
+        return f"width < 480 && width / {js(columns)}[{sid}] < {js(widest)}[{sid}] * {13 * CHAR_EM}"
+    upright = upright_at(sentence)
+    # Vega draws a label's second line (the gloss) below the first whatever the baseline: lift level
+    # labels by a line so the gloss clears the first row's cells
+    glossed = any(not isinstance(w, str) for ws in labels.values() for w in ws)
+    lift = 17 if glossed else 0
+    # The headers' band is as tall as the tallest any sentence needs at this width, whichever is picked,
+    # so the matrix does not move when the sentence changes (issue 25: the page jumped)
+    level = 4 + lift + 17
+    band = {"expr": "max(" + ", ".join(f"({upright_at(js(sid))} ? {4 + math.ceil(widest[sid] * 13 * CHAR_EM)} : {level})"
+                                     for sid in ids) + ")"}
+    return alt.X("col:O", title=bidi(t["x"]), scale=alt.Scale(reverse=True, paddingInner=0.06),
+           axis=alt.Axis(orient="top", labelFontSize=13, ticks=False, domain=False,
+                         labelAngle={"expr": f"{upright} ? -90 : 0"},
+                         labelAlign={"expr": f"{upright} ? 'left' : 'center'"},
+                         labelBaseline={"expr": f"{upright} ? 'middle' : 'bottom'"},
+                         labelPadding={"expr": f"{upright} ? 4 : {4 + lift}"},
+                         minExtent=band, maxExtent=band,
+                         labelExpr=f"{json.dumps(_labels(ca, ids, glosses, lines=True), ensure_ascii=False)}"
+                                   f"[{sentence}][datum.value]"))
 
 
 def _labels(ca: dict, ids: list[str], glosses: dict, lines: bool = False) -> dict:
