@@ -143,3 +143,28 @@ def test_scientific_mantissa_rounds_like_d3():
     for v, t in zip(values, theirs):
         mant, exp = _exponential(v, 1)
         assert t == f"{mant}e{exp:+d}".replace(".", d3_locale(lang)["decimal"]), (v, t)
+
+
+@pytest.mark.parametrize("k,uk,fa", [(12, "10¹²", "۱۰ به توان ۱۲"), (-6, "10⁻⁶", "۱۰ به توان −۶"), (0, "10⁰", "۱۰ به توان ۰")])
+def test_power_of_ten_is_one_line_of_text(k, uk, fa):
+    """A log axis's label (issue 25): a superscript exponent where the digits have superscript forms; the
+    Persian digits have none, so it is written as said, in Persian digits only."""
+    from scripts.common.numfmt import power_of_ten
+    assert power_of_ten(k, "uk") == uk
+    assert power_of_ten(k, "fa") == fa
+    assert not any(ch in "0123456789⁰¹²³⁴⁵⁶⁷⁸⁹" for ch in power_of_ten(k, "fa"))
+
+
+def test_power_of_ten_unnamed_by_the_language_file():
+    """A language file without `power_of_ten`: 10 with a superscript exponent for Latin digits, else its
+    own digits with a caret (never a Latin superscript beside them)."""
+    from scripts.common import numfmt
+    saved = {code: loc["power"] for code, loc in numfmt.LOCALES.items()}
+    try:
+        for loc in numfmt.LOCALES.values():
+            loc["power"] = ""
+        assert numfmt.power_of_ten(-6, "uk") == "10⁻⁶"
+        assert numfmt.power_of_ten(12, "fa") == "۱۰^۱۲"
+    finally:
+        for code, form in saved.items():
+            numfmt.LOCALES[code]["power"] = form

@@ -285,41 +285,35 @@ def hue_scale(hues: dict, **scale) -> alt.Scale:
 
 # --- axes -----------------------------------------------------------------------------------------
 
-# Log-axis labels as powers of ten, 10 with a raised exponent. Both go through the page's number
-# format, so a Persian page reads ۱۰ with a raised −۶ (Unicode has superscript digits for Latin
-# digits only, and "1e-6" would put a Latin e between Persian digits). The exponent is a second,
-# bare axis on the same scale drawn over the first one (power_axes); ticks between powers stay bare.
+# Log-axis labels as powers of ten, each ONE text in the page's form (numfmt.power_of_ten, from the
+# language file): 10¹² with a superscript exponent, or the language's own plain-text form where its digits
+# have no superscripts (a raised exponent drawn as a second text floated loose of its base: issue 25).
 _EXP = "round(log(datum.value) / LN10)"
-_AT_POWER = f"abs(log(datum.value) / LN10 - {_EXP}) > 1e-6 ? '' : "
-POWER_BASE = _AT_POWER + "format(10, 'd')"
-POWER_EXPONENT = _AT_POWER + f"format({_EXP}, 'd')"
 
 
-def power_axes(channel: str, size: int = 14, **axis) -> tuple[alt.Axis, alt.Axis]:
-    """The axes of a log channel ("x" or "y") labelled 10ⁿ in the page's digits: (the axis with the
-    base, title, ticks and grid; the exponent's axis for a transparent twin layer). Layer the twin
-    with resolve_axis(<channel>="independent"): the two axes then sit on the same side, one over
-    the other (power_layer does both)."""
-    small = 12   # the design's smallest chart text (tests/test_chart_design.py)
-    if channel == "x":
-        base = dict(orient="bottom", labelOffset=-2, labelPadding=5)
-        exp = dict(orient="bottom", labelAlign="left", labelBaseline="top", labelOffset=round(size * 0.6),
-                   labelPadding=4)   # level with the top of the base (the twin has no ticks)
-    else:
-        base = dict(orient="left", labelPadding=4 + round(size * 0.9))
-        exp = dict(orient="left", labelAlign="left", labelBaseline="middle", labelOffset=-round(size * 0.45),
-                   labelPadding=3 + round(size * 0.9))
-    main = alt.Axis(labelExpr=POWER_BASE, labelFontSize=size, **base, **axis)
-    twin = alt.Axis(labelExpr=POWER_EXPONENT, labelFontSize=small, domain=False, ticks=False, grid=False,
-                    title=None, labelOverlap=False, **{k: v for k, v in axis.items() if k in ("values", "tickCount")},
-                    **exp)
-    return main, twin
+def power_labels(exponents, lang: str) -> dict:
+    """{k: the label of 10ᵏ} for a chart's labelExpr, each in its own direction (the exponent isolated
+    left-to-right, so a Persian «−۶» keeps its minus in front)."""
+    def one(k):
+        text = numfmt.power_of_ten(k, lang)
+        if not rtl(text):
+            return text
+        exp = numfmt.fmt(k, "d", lang)
+        head, found, tail = bidi(text).rpartition(exp)
+        return f"{head}{LRI}{exp}{PDI}{tail}" if found else bidi(text)
+    return {str(k): one(k) for k in exponents}
 
 
-def power_layer(chart: alt.Chart, encodings: dict) -> alt.Chart:
-    """A transparent twin of `chart` carrying the exponent axes; `encodings`: channel -> the encoding
-    (alt.X / alt.Y) with the twin axis."""
-    return chart.mark_point(opacity=0, size=0).encode(**encodings)
+def power_axis(lang: str, exponents, every: int = 1, size: int = 12, **axis) -> alt.Axis:
+    """A log axis with a tick (and grid line) at each power 10ᵏ, k in `exponents`, labelled where k is a
+    multiple of `every`: no label over another (greedy: on a phone's narrower responsive chart, a label
+    that would touch the one before is left out), the end labels flush with the axis's ends, none past them."""
+    exponents = list(exponents)
+    label = f"{js(power_labels(exponents, lang))}[{_EXP}]"
+    if every > 1:
+        label = f"{_EXP} % {every} != 0 ? '' : {label}"
+    return alt.Axis(values=[10.0 ** k for k in exponents], labelExpr=label, labelFontSize=size,
+                    labelOverlap="greedy", labelFlush=True, labelBound=True, **axis)
 
 
 def words_axis(words: list[str], index: str = "datum.value", **axis) -> alt.Axis:

@@ -4,7 +4,7 @@ import math
 
 import altair as alt
 
-from scripts.charts._kit import bidi, power_axes, power_layer, js, lines_below, num, say, single
+from scripts.charts._kit import bidi, power_axis, js, lines_below, num, say, single
 
 from scripts.common import numfmt
 
@@ -27,9 +27,8 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                                                labels=[numfmt.fmt(m, ",d", lang) for m in grid["m"]]))
     scale_x = alt.Scale(type="log", domain=[grid["n"][0], grid["n"][-1]], nice=False)
     scale_y = alt.Scale(type="log", domain=[1e4, 1e12], nice=False)
-    axis_x, twin_x = power_axes("x", values=[10 ** k for k in range(round(lo), round(hi) + 1)],
-                                title=bidi(t["x"]), grid=True)
-    axis_y, twin_y = power_axes("y", values=[10 ** k for k in range(4, 13, 2)], title=bidi(t["y"]))
+    axis_x = power_axis(lang, range(round(lo), round(hi) + 1), title=bidi(t["x"]), grid=True)
+    axis_y = power_axis(lang, range(4, 13, 2), title=bidi(t["y"]))
     series = [bidi(t["self"]), bidi(t["cross"])]
     color = alt.Color("series:N", title=None, scale=alt.Scale(domain=series, range=[SELF, CROSS]),
                       legend=alt.Legend(orient="bottom-right", direction="vertical", labelFontSize=12, labelLimit=300,
@@ -47,9 +46,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
             .transform_calculate(n=f"abs(log_n - {image_log}) < 0.005 ? {n_image} : round(pow(10, log_n))")
             .transform_calculate(s="datum.n * datum.n", c="latents * datum.n", m="latents",
                                  ratio="datum.n / latents"))
-    exponents = power_layer(lines, {"x": alt.X("n:Q", scale=scale_x, axis=twin_x),
-                                    "y": alt.Y("pairs:Q", scale=scale_y, axis=twin_y)})
-    # The axes are resolved per layer (the exponents' twin axes): every other layer draws none.
+    # The lines draw the axes; every other layer draws none.
     rule = here.mark_rule(strokeDash=[4, 3], color=SELF).encode(x=alt.X("n:Q", scale=scale_x, axis=None))
     dots = (here.transform_fold(["s", "c"], as_=["which", "pairs"])
             .transform_calculate(series=which)
@@ -61,7 +58,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     image_rule, image_text = _image(per, t, scale_x)
     readouts = lines_below(here, [(t[key], dict(fontSize=12)) for key in ("line_n", "line_self", "line_cross")]
                            + [(t["line_ratio"], dict(fontSize=14, fontWeight="bold"))], PARTS, top=48, gap=3)
-    chart = alt.layer(lines, exponents, rule, image_rule, image_text, dots, *readouts).add_params(
+    chart = alt.layer(lines, rule, image_rule, image_text, dots, *readouts).add_params(
         log_n, latents).resolve_axis(x="independent", y="independent")
     return single(chart.properties(height=260), t)
 

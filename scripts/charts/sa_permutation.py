@@ -11,7 +11,7 @@ import math
 
 import altair as alt
 
-from scripts.charts._kit import (align, anchor, bidi, dashboard, js, label, power_axes, power_layer, patch_pixels,
+from scripts.charts._kit import (align, anchor, bidi, dashboard, js, label, power_axis, patch_pixels,
                                 pixel_scales, rtl, say_lines)
 from scripts.common import numfmt
 
@@ -54,7 +54,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     shuffled = picture(moved, t["shuffled"])
 
     top = alt.hconcat(original, shuffled, spacing=20)
-    chart = alt.vconcat(top, _readout(eq, t, lang, K, PE), _strip(perms, eq["noise_bound"]["float32"], t, K, PE), spacing=12)
+    chart = alt.vconcat(top, _readout(eq, t, lang, K, PE), _strip(perms, eq["noise_bound"]["float32"], t, lang, K, PE), spacing=12)
     return dashboard(chart.add_params(perm, pe), t)
 
 
@@ -88,7 +88,7 @@ def _readout(eq: dict, t: dict, lang: str, K: str, PE: str) -> alt.LayerChart:
                      words).properties(width=WIDTH, height=46 + 17 * len(t["lines"]) + 4)
 
 
-def _strip(perms: list, bound: float, t: dict, K: str, PE: str) -> alt.LayerChart:
+def _strip(perms: list, bound: float, t: dict, lang: str, K: str, PE: str) -> alt.LayerChart:
     """All eight permutations on a log scale: below the float32 noise bound, positional encoding, convolution."""
     strip_rows = [{"k": r["i"] + 1, "op": op, "err": r[key] if key else bound, "bound": not key} for r in perms
                   for op, key in (("no_pe", None), ("with_pe", "err_pe"), ("conv", "err_conv"))]
@@ -98,11 +98,12 @@ def _strip(perms: list, bound: float, t: dict, K: str, PE: str) -> alt.LayerChar
     row_of = {o: i for i, o in enumerate(ops)}
     strip_base = alt.Chart(alt.Data(values=[dict(r, row=row_of[r["op"]]) for r in strip_rows]))
     log_x = alt.Scale(type="log", domain=[lo, hi])
-    axis, twin = power_axes("x", tickCount=5, titleFontWeight="normal", grid=True)
+    # a fixed-width strip: every other power labelled (ticks and grid at each), evenly
+    axis = power_axis(lang, range(round(math.log10(lo)), round(math.log10(hi)) + 1), every=2, titleFontWeight="normal",
+                      grid=True)
     sx = alt.X("err:Q", scale=log_x, title=bidi(t["strip_x"]), axis=None)   # layers resolve axes apart
     ry = alt.Scale(domain=[-0.75, len(ops) - 0.4], nice=False, zero=False, reverse=True)
     sy = alt.Y("row:Q", scale=ry, axis=None)
-    exponents = power_layer(strip_base, {"x": alt.X("err:Q", scale=log_x, axis=twin), "y": sy})
     # a bound is drawn as a left-pointing triangle: the value lies somewhere to its left
     shape = alt.Shape("bound:N", scale=alt.Scale(domain=[False, True], range=["circle", "triangle-left"]), legend=None)
     dots = strip_base.mark_point(filled=True, size=40, opacity=0.35, color="#888").encode(
@@ -120,7 +121,7 @@ def _strip(perms: list, bound: float, t: dict, K: str, PE: str) -> alt.LayerChar
                                        for i, o in enumerate(ops)])).mark_text(
         align=align(t["ops"]["no_pe"]), baseline="bottom", dy=-7, dx=-2 if right else 2, fontSize=12).encode(
         x=sx, y=sy, text="name:N")
-    return alt.layer(dots, exponents, now, names).resolve_axis(x="independent").properties(
+    return alt.layer(dots, now, names).resolve_axis(x="independent").properties(
         width=WIDTH, height=36 * len(ops))
 
 

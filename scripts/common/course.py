@@ -39,6 +39,7 @@ class Language:
     font: dict = field(default_factory=dict)   # {"page": css family, "chart": pinned family, "files": folder, "faces": [...]}
     typed_numerals: tuple = ()  # other sets of ten digits this language's readers type (exercise answers)
     plural: str = ""            # how a noun agrees with a number before it (numfmt.PLURAL_RULES); "" = not declared
+    power_of_ten: str = ""      # 10ᵏ as one line of text (a chart's log axis): {ten}, {exp} or {sup}; numfmt.power_of_ten
 
     @property
     def prefix(self) -> str:
@@ -85,7 +86,7 @@ def languages(root: Path = ROOT) -> tuple[Language, ...]:
                             list_separator=meta.get("list_separator", ", "), times=_times(meta),
                             calendar=meta["calendar"],
                             font=dict(meta["font"]), typed_numerals=tuple(meta.get("typed_numerals") or ()),
-                            plural=meta.get("plural", "")))
+                            plural=meta.get("plural", ""), power_of_ten=meta.get("power_of_ten", "")))
     if sum(lang.default for lang in out) != 1:
         raise SystemExit("mkdocs.yml: exactly one language of the i18n plugin must be `default: true`")
     return tuple(out)

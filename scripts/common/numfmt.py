@@ -20,7 +20,8 @@ from scripts.common import course
 # language -> its signs, from the course model (no table of languages here)
 LOCALES = {lang.code: {"decimal": lang.decimal, "thousands": lang.thousands, "percent": lang.percent,
                        "digits": lang.numerals, "minus": lang.minus, "list": lang.list_separator,
-                       "plural": lang.plural, "times": lang.times}
+                       "plural": lang.plural, "times": lang.times,
+                       "power": lang.power_of_ten}
            for lang in course.languages()}
 PLAIN_RANGE = (1e-2, 1e3)   # |value| written without a power of ten by the "e" format
 _SPEC = re.compile(r"^(,)?(?:\.(\d+))?([dfe%])$")
@@ -54,6 +55,23 @@ def _exponential(x: float, prec: int) -> tuple[str, int]:
 def localize_digits(text: str, lang: str) -> str:
     digits = LOCALES[lang]["digits"]
     return text.translate(str.maketrans("0123456789", digits))
+
+
+# Unicode has superscript forms of the Latin digits only (and of the minus)
+SUPERSCRIPT = str.maketrans("0123456789−", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def power_of_ten(k: int, lang: str) -> str:
+    """10 to the power k as one line of plain text, as the language file's `power_of_ten` writes it
+    (where a raised exponent cannot be drawn: a chart's axis label): {ten} is 10 and {exp} the exponent,
+    both in the language's digits; {sup} the exponent in Unicode superscripts (Latin digits only). A
+    language that names no form gets 10 with a superscript exponent when its digits are Latin, else
+    ten and exponent side by side with a caret."""
+    loc = LOCALES[lang]
+    exp = fmt(k, "d", lang)
+    form = loc["power"] or ("{ten}{sup}" if loc["digits"] == "0123456789" else "{ten}^{exp}")
+    sup = ((loc["minus"] if k < 0 else "") + str(abs(k))).replace(loc["minus"], "−").translate(SUPERSCRIPT)
+    return form.format(ten=fmt(10, "d", lang), exp=exp, sup=sup)
 
 
 def fmt(value, spec: str, lang: str) -> str:

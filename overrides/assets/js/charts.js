@@ -302,6 +302,14 @@
   // (charts still loading read the palette when they render).
   new MutationObserver(function () { views.forEach(function (_, el) { inTurn(function () { return render(el); }); }); })
     .observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+  // A window that changes size (a phone turned, a window dragged) refits each chart's width, and its text
+  // wrapped at that width is laid out again only on the next run (as after the first render, above): one
+  // more run once the size settles, or the last lines under a chart were cut off (issue 25).
+  var settling = 0;
+  window.addEventListener("resize", function () {
+    clearTimeout(settling);
+    settling = setTimeout(function () { views.forEach(function (res) { res.view.runAsync(); }); }, 150);
+  });
   // Paper gets every chart. The browser does not wait for a promise here, so a print started at once
   // may miss charts that were far away; tools/pdf.py waits for ALL_CHARTS_RENDERED, which draws all.
   window.addEventListener("beforeprint", renderAll);
