@@ -344,9 +344,12 @@ def bench_stock(site: Path) -> dict:
 # The page machinery of our own, each left out of a copy of the built site (what the site would be without it):
 # is it worth keeping? Measured on the chapter pages' bytes and with Lighthouse on the longest chapter pages.
 def _vendor_cuts(copy: Path) -> None:
-    """chart_fonts.py left out: each font as tools/vendor_assets.py cut it (before chart_fonts.py cut it again)."""
+    """chart_fonts.py left out: each chart and page font as tools/vendor_assets.py cut it (before chart_fonts.py cut
+    it again); the math font is katex.py's cut, not this stage's, and stays."""
     import shutil
     for src in (ROOT / "overrides" / "assets" / "vendor").rglob("*.woff2"):
+        if src.parent.name == "math":
+            continue
         dest = copy / "assets" / "vendor" / src.relative_to(ROOT / "overrides" / "assets" / "vendor")
         if dest.exists():
             shutil.copy2(src, dest)
@@ -370,7 +373,7 @@ OWN_PIECES = {
 }
 
 
-def bench_own_pieces(site: Path, longest: int = 2, runs_per_page: int = LH_RUNS) -> dict:
+def bench_own_pieces(site: Path, longest: int = 2, runs_per_page: int = LH_RUNS, pieces: dict | None = None) -> dict:
     """Each of OWN_PIECES left out of a copy of `site`: the chapter pages' first-view and all-in gzip KB, and
     Lighthouse (mobile preset, median of `runs_per_page`) on each language's `longest` chapter pages (by HTML)."""
     import shutil
@@ -381,7 +384,7 @@ def bench_own_pieces(site: Path, longest: int = 2, runs_per_page: int = LH_RUNS)
              for p in sorted((p for p in chapter if p[0] == lang), key=lambda p: -size[p])[:longest]]
     out = {"lighthouse_pages": [f"{lang}/{page}" for lang, page in heavy]}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, leave_out in {"ours": None, **OWN_PIECES}.items():
+        for name, leave_out in {"ours": None, **(pieces or OWN_PIECES)}.items():
             copy = Path(tmp) / "site"
             shutil.rmtree(copy, ignore_errors=True)
             shutil.copytree(site, copy)
