@@ -71,6 +71,15 @@ def _open(context, base_url, lang, page):
     return p
 
 
+def _read(context, base_url, lang, page, script):
+    """What `script` reads from the page laid out for reading (_open), the page closed after."""
+    p = _open(context, base_url, lang, page)
+    try:
+        return p.evaluate(script)
+    finally:
+        p.close()
+
+
 def _same_line(a, b) -> bool:
     return min(a["b"], b["b"]) - max(a["t"], b["t"]) > 0.3 * min(a["b"] - a["t"], b["b"] - b["t"])
 
@@ -78,11 +87,7 @@ def _same_line(a, b) -> bool:
 @pytest.mark.parametrize("lang", RTL)
 @pytest.mark.parametrize("page", pages())
 def test_formula_and_its_number_read_left_to_right(context, base_url, lang, page):
-    p = _open(context, base_url, lang, page)
-    try:
-        units = p.evaluate(UNITS)
-    finally:
-        p.close()
+    units = _read(context, base_url, lang, page, UNITS)
     wrong = []
     for u in units:
         pieces = u["pieces"]
@@ -107,11 +112,7 @@ def test_formula_and_its_number_read_left_to_right(context, base_url, lang, page
 @pytest.mark.parametrize("lang", OTHER_DIGITS)
 @pytest.mark.parametrize("page", pages())
 def test_formulas_draw_the_pages_digits(context, base_url, lang, page):
-    p = _open(context, base_url, lang, page)
-    try:
-        maths = p.evaluate(DRAWN_TEXT)
-    finally:
-        p.close()
+    maths = _read(context, base_url, lang, page, DRAWN_TEXT)
     latin = [f"${m['tex']}$ draws «{m['drawn']}»" for m in maths if re.search(r"[0-9]", m["drawn"])]
     assert not latin, f"{lang}/{page}: Latin digits in {len(latin)} formulas:\n" + "\n".join(latin)
 
@@ -143,11 +144,7 @@ LINK_WORDS = r"""() => {
 def test_words_in_a_number_read_in_the_pages_direction(context, base_url, lang, page):
     """A value written in words of the page («۹ آذر ۱۴۰۵», measured dates) reads right to left like its
     sentence: each word is drawn left of the one before it."""
-    p = _open(context, base_url, lang, page)
-    try:
-        links = p.evaluate(LINK_WORDS)
-    finally:
-        p.close()
+    links = _read(context, base_url, lang, page, LINK_WORDS)
     wrong = [f"«{l['text']}»: «{b['text']}» drawn right of «{a['text']}», which comes before it"
              for l in links for a, b in zip(l["words"], l["words"][1:])
              if _same_line(a, b) and b["r"] > a["l"] + 0.5]

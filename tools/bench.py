@@ -307,6 +307,17 @@ def piece_variants() -> dict:
     return out
 
 
+SIZES = ("first_view_kb", "all_in_kb")
+
+
+def summary(rows: list[dict]) -> dict:
+    """measure_bytes rows in a few figures: pages, charts drawn, pages over each budget, the mean and the largest."""
+    return {"pages": len(rows), "charts": sum(r["charts"] for r in rows), "drawn": sum(r["drawn"] for r in rows),
+            **{f"over_{k}": sum(r[k] > BUDGET[k] for r in rows) for k in SIZES},
+            **{f"mean_{k}": statistics.mean(r[k] for r in rows) for k in SIZES},
+            **{f"max_{k}": max(r[k] for r in rows) for k in SIZES}}
+
+
 def bench_stock(site: Path) -> dict:
     """Ours against the stock libraries, page by page: chart code gzip KB, first-view and all-in gzip KB, pages
     over each budget (of all pages, and of the chapter pages: those with charts), charts drawn."""
@@ -322,10 +333,7 @@ def bench_stock(site: Path) -> dict:
             if "code" in r:
                 (Path(tmp) / "site" / OUR_BUNDLE).write_bytes(r.pop("code"))
                 rows = measure_bytes(Path(tmp) / "site", chapter)
-                r.update(pages=len(rows), charts=sum(x["charts"] for x in rows), drawn=sum(x["drawn"] for x in rows),
-                         **{f"over_{k}": sum(x[k] > BUDGET[k] for x in rows) for k in ("first_view_kb", "all_in_kb")},
-                         **{f"max_{k}": max(x[k] for x in rows) for k in ("first_view_kb", "all_in_kb")},
-                         rows=rows)
+                r.update(summary(rows), rows=rows)
     out = {"versions": {m: json.loads((ROOT / "node_modules" / m / "package.json").read_text())["version"]
                         for m in ("vega", "vega-lite", "vega-embed")},
            "chart_code_kb": {"ours": gzip_kb(ours_code), "stock": gzip_kb(stock_code)},
@@ -333,11 +341,8 @@ def bench_stock(site: Path) -> dict:
            "pages": variants, "pieces": pieces}
     for name, rows in variants.items():
         chapter = [r for r in rows if r["charts"]]
-        out[name] = {"pages": len(rows), "chapter_pages": len(chapter),
-                     "charts": sum(r["charts"] for r in rows), "drawn": sum(r["drawn"] for r in rows),
-                     **{f"over_{k}": sum(r[k] > BUDGET[k] for r in rows) for k in ("first_view_kb", "all_in_kb")},
-                     **{f"chapter_over_{k}": sum(r[k] > BUDGET[k] for r in chapter) for k in ("first_view_kb", "all_in_kb")},
-                     **{f"max_{k}": max(r[k] for r in rows) for k in ("first_view_kb", "all_in_kb")}}
+        out[name] = {**summary(rows), "chapter_pages": len(chapter),
+                     **{f"chapter_{k}": v for k, v in summary(chapter).items() if k.startswith("over_")}}
     return out
 
 
@@ -392,11 +397,7 @@ def bench_own_pieces(site: Path, longest: int = 2, runs_per_page: int = LH_RUNS,
                 leave_out(copy)
             rows = measure_bytes(copy, chapter)
             lh = bench_lighthouse(copy, heavy, runs_per_page, tag="-own")
-            out[name] = {"pages": len(rows),
-                         **{f"over_{k}": sum(x[k] > BUDGET[k] for x in rows) for k in ("first_view_kb", "all_in_kb")},
-                         **{f"mean_{k}": statistics.mean(x[k] for x in rows) for k in ("first_view_kb", "all_in_kb")},
-                         **{f"max_{k}": max(x[k] for x in rows) for k in ("first_view_kb", "all_in_kb")},
-                         "lighthouse": lh, "drawn": sum(x["drawn"] for x in rows), "charts": sum(x["charts"] for x in rows)}
+            out[name] = {**summary(rows), "lighthouse": lh}
     return out
 
 
@@ -482,25 +483,21 @@ def main() -> int:
     return 0
 
 
-def main_stock() -> int:
-    """`python -m tools.bench --stock`: the stock-libraries comparison alone, on the built site/."""
-    (ROOT / "bench").mkdir(exist_ok=True)
-    stock = bench_stock(ROOT / "site")
-    (ROOT / "bench" / "stock.json").write_text(json.dumps(stock, indent=1, ensure_ascii=False) + "\n")
-    print_stock(stock)
-    print("\nwritten: bench/stock.json")
-    return 0
+# One comparison alone, on the built site/: `--stock` the stock libraries, `--own` our own page machinery
+# (each piece left out in turn); the figures go to bench/<name>.json.
+COMPARISONS = {"--stock": ("stock", bench_stock, print_stock), "--own": ("own", bench_own_pieces, print_own_pieces)}
 
 
-def main_own() -> int:
-    """`python -m tools.bench --own`: our own page machinery, each piece left out in turn, on the built site/."""
+def main_comparison(flag: str) -> int:
+    name, measure, show = COMPARISONS[flag]
     (ROOT / "bench").mkdir(exist_ok=True)
-    own = bench_own_pieces(ROOT / "site")
-    (ROOT / "bench" / "own.json").write_text(json.dumps(own, indent=1, ensure_ascii=False) + "\n")
-    print_own_pieces(own)
-    print("\nwritten: bench/own.json")
+    result = measure(ROOT / "site")
+    (ROOT / "bench" / f"{name}.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+    show(result)
+    print(f"\nwritten: bench/{name}.json")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main_stock() if "--stock" in sys.argv[1:] else main_own() if "--own" in sys.argv[1:] else main())
+    flag = next((a for a in sys.argv[1:] if a in COMPARISONS), None)
+    sys.exit(main_comparison(flag) if flag else main())
