@@ -57,15 +57,16 @@ def test_row_labels_take_subscript_digits():
 
 @pytest.mark.parametrize("lang", [l.code for l in course.languages() if l.numerals != "0123456789"])
 def test_table_cells_show_no_latin_digit(site_dir, lang):
-    """Row labels of the lessons' tables (t1…t4 on main) and their numbers are in the page's numerals, and
-    no reference is left unresolved in a cell; a name (`float32`) keeps its digits."""
+    """Row labels of the lessons' tables (t1…t4 on main), their headers («4d² + 4d» once) and their numbers
+    are in the page's numerals, and no reference is left unresolved in a cell; a name (`float32`) keeps its
+    digits."""
     import re
     from conftest import pages
     found = []
     for page in pages():
         html_ = site_dir / course.page_path(lang, page) / "index.html"
         text = re.sub(r"<code\b.*?</code>|<annotation\b.*?</annotation>", "", html_.read_text(encoding="utf-8"), flags=re.S)
-        for cell in re.findall(r"<td\b[^>]*>(.*?)</td>", text, re.S):
+        for cell in re.findall(r"<t[dh]\b[^>]*>(.*?)</t[dh]>", text, re.S):
             shown = re.sub(r"<[^>]+>", "", cell)
             if re.search(r"[0-9]", re.sub(r"[A-Za-z]{2,}[0-9]+", "", shown)):  # a name (float32) keeps its digits
                 found.append(f"{page}: «{shown.strip()}»")
