@@ -22,14 +22,16 @@ LANGS = [lang.code for lang in course.languages()]
 
 def rules(lang):
     path = ROOT / "tests" / "terms" / f"{lang}.yml"
-    return yaml.safe_load(path.read_text(encoding="utf-8")) or [] if path.exists() else []
+    if not path.exists():
+        return []
+    return yaml.safe_load(path.read_text(encoding="utf-8")) or []
 
 
-def texts(lang):
-    for folder in (ROOT / "docs" / lang, ROOT / "scripts" / "i18n" / lang):
-        for path in sorted(folder.rglob("*")):
-            if path.suffix in (".md", ".yml"):
-                yield path, path.read_text(encoding="utf-8")
+def texts(lang) -> list[tuple]:
+    """(path, lines) of every page and string file of the language, read once for all the rules."""
+    return [(path, path.read_text(encoding="utf-8").splitlines())
+            for folder in (ROOT / "docs" / lang, ROOT / "scripts" / "i18n" / lang)
+            for path in sorted(folder.rglob("*")) if path.suffix in (".md", ".yml")]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -43,12 +45,12 @@ def test_rules_are_well_formed(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_one_term_per_concept(lang):
-    found = []
+    found, files = [], texts(lang)
     for rule in rules(lang):
         for pattern in rule["not"]:
             rx = re.compile(pattern, re.I)
-            for path, text in texts(lang):
-                for n, line in enumerate(text.splitlines(), 1):
+            for path, lines in files:
+                for n, line in enumerate(lines, 1):
                     for m in rx.finditer(line):
                         found.append(f"{path.relative_to(ROOT)}:{n}: «{m.group(0)}» → use «{rule['use']}»"
                                      + (f" ({rule['why']})" if rule.get("why") else ""))
