@@ -24,7 +24,6 @@ from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
 ROOT = Path(__file__).resolve().parent.parent
-from course_build.render_on_view import FIRST_SCREEN_CHARS, text_chars
 from course_build.worker_shim import offline_build
 from scripts.common.course import language
 
@@ -43,9 +42,14 @@ MATH_ITALIC = [range(0x1D434, 0x1D468), range(0x1D6E2, 0x1D71C), [0x210E]]
 # bars take theirs; the invisible operators KaTeX writes
 DRAWN = [0x221A, 0x2016, 0x2223, 0x2225, 0x27E8, 0x27E9, 0x2308, 0x2309, 0x230A, 0x230B, 0x23DE, 0x23DF,
          0x2190, 0x2192, 0x2194, 0x203E, 0x2061, 0x2062, 0x2063, 0x2064]
-# text on a phone's first two screens: Chromium lays out a content-visibility block that near the viewport
-# at load (course_build/render_on_view.py), and so asks for its fonts
-NEAR_FIRST_SCREEN_CHARS = 2 * FIRST_SCREEN_CHARS
+# characters of text on a 390 px phone's first two screens, under the header: a formula within them is
+# drawn during the first view, so its font is worth asking for with the stylesheets
+NEAR_FIRST_SCREEN_CHARS = 3000
+
+
+def text_chars(html: str) -> int:
+    """Characters of running text in an HTML fragment (tags dropped, white space collapsed)."""
+    return len(" ".join(TAG.sub(" ", html).split()))
 used_chars: set[str] = set()  # every character the rendered formulas show, over the whole build
 
 

@@ -40,7 +40,6 @@ STAGES = (
     "markup",              # small markup fixes (head alternates, a search index per language)
     "notfound",            # a 404 page per language; the root one switches by the missing path
     "chrome",              # Material's chrome in each language (toggle names, search dialog name)
-    "render_on_view",      # lesson text between headings laid out as the reader nears it (content-visibility)
     "print_pages",         # each lesson's final content and toc saved for the printed notes (tools/pdf.py)
     "minify",              # the course's own scripts and stylesheet served minified (sources keep their comments)
 )

@@ -58,9 +58,8 @@ def pages() -> list[str]:
     return sorted(course.pages())
 
 
-# Scrolled to, as a reader reaches it: a lesson block far from the viewport is laid out (content-visibility,
-# course_build/render_on_view.py) in the rendering step after the scroll, two frames later at most; until then its
-# text has no innerText and a click at its place lands on the block. `locator.evaluate(SCROLL_NEAR)`.
+# Scrolled to, as a reader reaches it, and two frames given: what is put in the page as it nears the viewport
+# (a chart, an exercise's form) arrives in the rendering steps after the scroll. `locator.evaluate(SCROLL_NEAR)`.
 SCROLL_NEAR = f"async e => {{ const frame = {NEXT_FRAME}; e.scrollIntoView({{block: 'center'}}); await frame(); await frame(); }}"
 
 

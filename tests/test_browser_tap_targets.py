@@ -9,8 +9,8 @@ PAGES = tuple(p for p in LESSON_PAGES if p in CHART_PAGES or p in EXERCISE_PAGES
 MIN = 44  # CSS px: WCAG 2.5.5 (target size), Apple's and Material's touch guidance
 
 # Every control a finger can use, and the box a tap lands in: a radio button or a checkbox is taken by its
-# whole label (tapping its words picks it); anything else by its own box. Each is scrolled to first (a lesson
-# block far from the viewport has no layout until the reader nears it: course_build/render_on_view.py).
+# whole label (tapping its words picks it); anything else by its own box. Each is scrolled to first (a chart's
+# controls and an exercise's form are put in the page when they near the viewport: charts.js, exercises.js).
 MEASURE = """async (min) => {
   const frame = %s;
   const sel = ['figure.chart .vega-bind input', 'figure.chart .vega-bind select', 'figure.chart .vega-bind button',

@@ -1,137 +1,21 @@
 """Lighthouse ≥ 97 and slider p95 ≤ 50 ms (issue 12): what can be asserted cheaply of the levers used.
 
-- lesson text between headings is wrapped in .cv blocks (course_build/render_on_view.py) that skip layout on
-  screen (content-visibility: auto) and show everything on paper; headings stay outside the blocks, and an
-  in-page link still lands on its heading;
+- an in-page link lands on its heading;
 - the 2 401-cell patch-attention dashboard draws on a canvas on screen, as SVG in print media;
 - a right-to-left page is no wider than a phone before any script runs (the language menu stays on screen),
   and preloads the fonts it is set in.
 """
 import re
-from pathlib import Path
 
 import pytest
 
-from conftest import CHART_PAGES, LANGS, LESSON_PAGES, LESSONS, open_page, page_url, page_with_chart, pages
+from conftest import CHART_PAGES, LANGS, open_page, page_url, page_with_chart, pages
 from scripts.common import course
 
 from tools.browser import ALL_CHARTS_RENDERED
-from course_build.render_on_view import _TopLevel, FIRST_SCREEN_CHARS, HEADING, text_chars, wrap
 
 HEAVY = "sa_patch_attention"
 RTL = [lang.code for lang in course.languages() if lang.rtl]
-
-
-def test_blocks_between_headings_are_wrapped_and_headings_are_not():
-    html = ('<h1 id="t">T</h1>\n<p>intro</p>\n<h2 id="a">A</h2>\n<p>x<br>y</p>\n<div><img src="i"><p>z</p></div>\n'
-            '<h3 id="b">B</h3><hr>\n<h2 id="c">C</h2>\n<table><tr><td>1</td></tr></table>\n')
-    assert wrap(html, first_screen=0) == ('<h1 id="t">T</h1>\n<p>intro</p>\n<h2 id="a">A</h2>\n'
-                          '<div class="cv" style="--cv-chars: 5; --cv-fixed: 3.2"><p>x<br>y</p>\n<div><img src="i"><p>z</p></div></div>\n'
-                          '<h3 id="b">B</h3><div class="cv" style="--cv-chars: 0; --cv-fixed: 0"><hr></div>\n<h2 id="c">C</h2>\n'
-                          '<table><tr><td>1</td></tr></table>\n')  # the last block, next to the footer, stays
-    assert wrap("<p>no heading</p>") == "<p>no heading</p>"
-
-
-def test_a_block_on_the_first_screen_is_not_wrapped():
-    # a skipped block is drawn a frame late: on the first screen it would hold back the largest paint
-    intro, x = "<p>" + "word " * 40 + "</p>", "<p>" + "x" * 100 + "</p>"  # ~200 and 100 characters of text
-    html = f'<h1 id="t">T</h1>\n{intro}\n<h2 id="a">A</h2>\n{x}\n<h2 id="b">B</h2>\n<p>y</p>\n<h2 id="c">C</h2>\n<p>z</p>\n'
-    # block A begins ~205 characters in, block B ~310
-    assert wrap(html, first_screen=250) == html.replace('<p>y</p>', '<div class="cv" style="--cv-chars: 1; --cv-fixed: 1.6"><p>y</p></div>')
-    assert wrap(html, first_screen=400) == html, "every block here starts on the first screen (the last is never wrapped)"
-
-
-MARGIN = 300  # characters: the built article holds a little more text than the content the hook wrapped
-
-
-def far_headings(site_dir, lang, page) -> tuple[list[str], list[str]]:
-    """Ids of the top-level headings of a built lesson page that open a run of text (not the last run,
-    which stays unwrapped) beginning well past the first phone screen (those must be followed by a block),
-    and of those well within it (never followed by one): course_build/render_on_view.py's rule, read back from
-    the built page with a margin either side of FIRST_SCREEN_CHARS."""
-    html = (site_dir / course.page_path(lang, page) / "index.html").read_text(encoding="utf-8")
-    start = re.search(r"<article[^>]*>", html).end()
-    art = html[start:html.index("</article>", start)]
-    parser = _TopLevel(art)
-    parser.feed(art)
-    parser.close()
-    els = parser.found
-    heads = [i for i, (_, _, tag) in enumerate(els[:-1]) if HEADING.match(tag) and tag != "h1"
-             and not HEADING.match(els[i + 1][2])][:-1]   # a heading with text after it; the last run stays
-    ident = lambda i: re.match(r'<h\d[^>]*\bid="([^"]+)"', art[els[i][0]:]).group(1)  # noqa: E731
-    far = [ident(i) for i in heads if text_chars(art[:els[i][0]]) >= FIRST_SCREEN_CHARS + MARGIN]
-    near = [ident(i) for i in heads if text_chars(art[:els[i][0]]) < FIRST_SCREEN_CHARS - MARGIN]
-    return far, near
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_lesson_blocks_skip_layout_on_screen_and_show_on_paper(context, base_url, site_dir, lang):
-    """Every lesson page whose text goes on past the first phone screen (a heading beyond it opens a run
-    that is not the last): each such run is a block that skips layout on screen and shows on paper, the
-    runs on the first screen are not; every chapter has such a page."""
-    chapters = set()
-    for page in LESSON_PAGES:
-        far, near = far_headings(site_dir, lang, page)
-        if not far:
-            continue
-        chapters.add(course.chapter_of(page))
-        p = open_page(context, base_url, lang, page)
-        after = "ids => ids.map(id => document.getElementById(id).nextElementSibling?.classList.contains('cv'))"
-        assert all(p.evaluate(after, far)), f"{lang}/{page}: text after {far} is not in blocks"
-        assert not any(p.evaluate(after, near)), f"{lang}/{page}: a block on the first screen ({near})"
-        assert p.evaluate("[...document.querySelectorAll('article .cv')].every(b => "
-                          "getComputedStyle(b).contentVisibility === 'auto')")
-        # the lesson's own headings stay outside the blocks (headings inside a block belong to a part of it)
-        assert p.locator("article .cv > :is(h1, h2, h3, h4, h5, h6)").count() == 0, "headings stay outside the blocks"
-        p.emulate_media(media="print")
-        assert p.evaluate("[...document.querySelectorAll('article .cv')].every(b => "
-                          "getComputedStyle(b).contentVisibility === 'visible' && getComputedStyle(b).contain === 'none')"), \
-            f"{lang}/{page}: printed notes must show every block"
-        p.close()
-    assert chapters == {course.chapter_of(c) for c in LESSONS}, f"{lang}: chapters without a page long enough for blocks"
-
-
-def page_with_blocks_holding(site_dir, lang, needs) -> str:
-    """The first chart page whose built blocks (each from its opening tag to the next heading or block)
-    hold what `needs(list of block HTML)` asks."""
-    for page in CHART_PAGES:
-        html = (site_dir / course.page_path(lang, page) / "index.html").read_text(encoding="utf-8")
-        blocks = re.findall(r'<div class="cv" style="[^"]*">(.*?)(?=<h\d|<div class="cv")', html, re.S)
-        if needs(blocks):
-            return page
-    pytest.fail(f"{lang}: no chart page whose blocks hold what the test needs")
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_a_tip_or_a_chart_menu_lifts_its_blocks_clipping(context, base_url, site_dir, lang):
-    """A block clips what overflows it; while a provenance tip or a chart's menu shows, it does not
-    (assets/js/lesson-blocks.js), and afterwards it skips layout again. Read on the first chart page whose
-    blocks hold four provenance links and a chart."""
-    page = page_with_blocks_holding(site_dir, lang, lambda blocks: sum(b.count('<a class="src"') for b in blocks) >= 4
-                                    and any('class="chart-view' in b for b in blocks))
-    p = open_page(context, base_url, lang, page)
-    cv = "el => getComputedStyle(el.closest('.cv')).contentVisibility"
-    link = p.locator("article .cv a.src").nth(3)
-    link.scroll_into_view_if_needed()
-    assert link.evaluate(cv) == "auto"
-    link.hover()
-    assert link.evaluate(cv) == "visible", f"{lang}: the tip's block still clips it"
-    p.mouse.move(1, 1)
-    assert link.evaluate(cv) == "auto", f"{lang}: the block stays unclipped after the tip went"
-    link.focus()
-    assert link.evaluate(cv) == "visible", f"{lang}: a focused tip's block still clips it"
-    link.evaluate("el => el.blur()")
-    assert link.evaluate(cv) == "auto"
-    view = p.locator("article .cv .chart-view").first
-    view.scroll_into_view_if_needed()
-    summary = view.locator("details:has(.vega-actions) > summary")
-    summary.wait_for()
-    summary.click()
-    assert view.evaluate(cv) == "visible", f"{lang}: an open chart menu's block still clips it"
-    summary.click()
-    assert view.evaluate(cv) == "auto"
-    assert not p.errors, f"{lang}: {p.errors}"
-    p.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)

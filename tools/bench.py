@@ -373,8 +373,6 @@ OWN_PIECES = {
     "chart_fonts.py (fonts cut to what charts and pages show)": _vendor_cuts,
     "font preloads (math font near the top, Persian page font)":
         lambda copy: _in_every_page(copy, r'<link rel="preload"[^>]*as="font"[^>]*>', ""),
-    "render_on_view.py (lesson blocks skip layout far from view)":
-        lambda copy: _in_every_page(copy, r'<div class="cv" style="[^"]*">', "<div>"),
 }
 
 

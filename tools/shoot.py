@@ -27,9 +27,6 @@ def main(pages, site: Path = paths.SITE, out: Path = paths.BUILD / "shots", sche
                 for name in pages:
                     page.goto(base + course.page_path(lang, name))
                     page.wait_for_function(ALL_CHARTS_RENDERED, timeout=15000)
-                    # a full-page picture is taken without scrolling: lesson blocks far from the viewport would
-                    # stay skipped (blank), so they are all shown, as a reader scrolling would see them
-                    page.add_style_tag(content=".md-typeset .cv { content-visibility: visible !important; }")
                     page.wait_for_timeout(300)
                     f = out / f"{lang}-{name}-{width}{'' if scheme == 'light' else '-' + scheme}.png"
                     page.screenshot(path=str(f), full_page=True)

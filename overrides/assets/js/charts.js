@@ -160,8 +160,8 @@
   }
 
   // Vega measures chart text as it lays the chart out: the chart's font must be loaded by then. A page
-  // loads a font only for text it lays out, and a chart may be drawn while its part of the lesson is still
-  // skipped (content-visibility, course_build/render_on_view.py), so its font is asked for here.
+  // loads a font only for text it lays out, and a chart is drawn before any text in its font may be,
+  // so its font is asked for here.
   // Charts are drawn one at a time (inTurn): a font request that never ends must not hold back every chart,
   // so once FONT_WAIT has passed charts are drawn in the fallback font (one wait per font and page).
   var FONT_WAIT = 5000;
