@@ -22,10 +22,12 @@ _CHARS = r"A-Za-z\u0370-\u03ff0-9\u06f0-\u06f9\u066b\u066c\u00b2\u00b3\u00b9\u02
 _DIGIT = r"0-9\u06f0-\u06f9"
 _GROUP = "".join(sorted({re.escape(l.thousands) for l in languages() if l.thousands and l.thousands not in " "}))
 _IN_NUMBER = rf"(?<=[{_DIGIT}])[{_GROUP}](?=[{_DIGIT}])" if _GROUP else r"(?!)"
+# A hyphen between two letters or digits joins a name (ViT-B/16): cut there, the name read «B/16-ViT».
+_JOINER = r"(?<=[A-Za-z0-9\u06f0-\u06f9])-(?=[A-Za-z0-9\u06f0-\u06f9])"
 # Words of those characters separated by spaces; a bracket only right after one (f(x), Σp(1−p)), so
 # a gloss in brackets «(patch)» stays with the sentence.
 _BRACKETS = rf"\((?:[{_CHARS} ,]|\([{_CHARS} ,]*\))*\)"  # one level of nesting: sum(p.numel())
-_WORD = rf"(?:[{_CHARS}]|{_IN_NUMBER})+(?:{_BRACKETS}(?:[{_CHARS}]|{_IN_NUMBER})*)*"
+_WORD = rf"(?:[{_CHARS}]|{_IN_NUMBER}|{_JOINER})+(?:{_BRACKETS}(?:[{_CHARS}]|{_IN_NUMBER}|{_JOINER})*)*"
 _FRAGMENT = re.compile(rf"{_WORD}(?: +{_WORD})*")
 _LETTER = re.compile(r"[A-Za-z\u0370-\u03ff]")
 _PLAIN = re.compile(r"[A-Za-z\u0370-\u03ff ]+")  # Latin words alone already read left to right

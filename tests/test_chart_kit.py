@@ -126,3 +126,17 @@ def test_fit_breaks_a_long_readout_where_the_view_is_narrow():
     expr = fit("inputs: n = {n}; latent queries: M = {m}", 12, n="datum.n", m="datum.m")
     assert expr.startswith("(length(") and "<= width" in expr and json.dumps(BREAK) in expr
     assert fit("q = {q}", 12, q="q1") == '("q = " + (q1))'
+
+
+def test_each_line_of_a_broken_rtl_readout_reads_right_to_left():
+    """A right-to-left readout broken into lines keeps the whole readout's direction on every line:
+    a line holding only numbers and placeholders («{weight} — {verdict}») was drawn left to right, so
+    the box mixed directions (the weight on the left of its verdict under right-to-left lines)."""
+    from scripts.charts._kit import BREAK, RLE, fit
+    template = "«`{target}`» بیشترین وزن را از «{source}» می‌گیرد: {weight} — {verdict}"
+    expr = fit(template, 12, target="t", source="s", weight="w", verdict="v")
+    assert json.dumps(BREAK) in expr
+    # every line is one say() piece in brackets: embedded right to left, it opens with the mark, never
+    # with a placeholder's expression
+    pieces = re.findall(r'\(\((?:"[^"]*"|\([a-z]\))', expr)
+    assert pieces and all(p.startswith('(("' + RLE) for p in pieces), [p for p in pieces if RLE not in p]

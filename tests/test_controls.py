@@ -162,6 +162,9 @@ def test_isolate_formulas_wraps_fragments_not_words():
     hostile = isolate_formulas('وزن <img src=x onerror=alert(1)> & "c"')
     assert "<img" not in hostile and "&lt;img" in hostile and "&amp;" in hostile
     assert isolate_formulas("max |f(Px) − P·f(x)|، مقیاس").startswith('<bdi dir="ltr">max |f(Px) − P·f(x)|</bdi>')
+    # a model's name joined by a hyphen is one fragment: «ViT-B/16» cut after the hyphen read «B/16-ViT»
+    assert '<bdi dir="ltr">ViT-B/16</bdi>' in isolate_formulas("سهم کدگذاری موقعیتی از پارامترهای ViT-B/16")
+    assert "— " in isolate_formulas("بلوک pre-LN — درست"), "a dash between words is no joiner"
 
 
 # ── Defect 4: light/dark keeps the reader's choices ─────────────────────────────────────────────

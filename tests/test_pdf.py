@@ -266,3 +266,22 @@ def test_no_screen_only_instruction_on_paper(site_dir, lang):
         for m in re.finditer(word.replace("\u200c", ""), body, re.I):
             found.append(body[max(0, m.start() - 40):m.end() + 40])
     assert not found, f"{lang}: the PDF still tells the reader to use a screen control:\n  " + "\n  ".join(found)
+
+
+@pytest.mark.parametrize("lang", [l.code for l in course.languages() if l.rtl])
+def test_right_to_left_words_copy_and_search_as_written(site_dir, lang):
+    """A word holding a glyph for several characters (lam-alef «لا», «هٔ») is read from the PDF as written,
+    nothing dropped: pdftotext gave «الیه» for «لایه» and «همٔه» for «همهٔ», as Chrome's viewer did, so a
+    search found neither (tools/pdf.py copyable_right_to_left)."""
+    raw = subprocess.run(["pdftotext", str(pdf(site_dir, lang)), "-"], capture_output=True, text=True,
+                         check=True).stdout
+    found = set(re.findall(r"[\w\u200c\u0654]+", raw.translate(dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")))))
+    clusters = ("\u0644\u0627", "\u0647\u0654")
+    wanted = set()
+    for lesson in course.lesson_pages():
+        for heading in HEADING.findall(course.source(lang, lesson).read_text(encoding="utf-8")):
+            plain = re.sub(r"\$[^$]*\$|`[^`]*`|\{[^}]*\}", "", heading)
+            wanted |= {w for w in re.findall(r"[\w\u200c\u0654]+", plain) if any(c in w for c in clusters)}
+    assert wanted, f"{lang}: no heading word with «لا» or «هٔ» to look for"
+    missing = sorted(w for w in wanted if w not in found)
+    assert not missing, f"{lang}: words the PDF does not give back as written: {missing}"

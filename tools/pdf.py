@@ -241,12 +241,53 @@ def target_pages(path: Path, wanted: list[str]) -> dict[str, int]:
     return {a: reader.get_destination_page_number(dests[a]) + 1 for a in wanted}
 
 
+# A glyph standing for several Arabic-script characters (the lam-alef ligature «لا», «ه» with its hamza «هٔ»)
+# is mapped by Chromium's ToUnicode to those characters in reading order. Viewers read a right-to-left line
+# in drawn order and reverse it character by character, so such a glyph came back reversed: PDFium (Chrome's
+# viewer) and poppler (pdftotext, Evince, Okular) gave «الیه» for «لایه» and «همٔه» for «همهٔ», and a search
+# for the word found nothing. These glyphs only ever stand in right-to-left text: their map is written in
+# drawn order, so the viewers' reversal gives the word as written.
+_ARABIC_SCRIPT = re.compile("[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]")
+_MAP_ENTRY = re.compile(rb"(<[0-9A-Fa-f]+>\s*)<([0-9A-Fa-f]{8,})>")
+
+
+def _drawn_order(cmap: bytes) -> bytes:
+    def one(m: re.Match) -> bytes:
+        chars = bytes.fromhex(m.group(2).decode()).decode("utf-16-be")
+        if len(chars) > 1 and all(_ARABIC_SCRIPT.match(c) for c in chars):
+            return m.group(1) + b"<" + chars[::-1].encode("utf-16-be").hex().upper().encode() + b">"
+        return m.group(0)
+    return _MAP_ENTRY.sub(one, cmap)
+
+
+def copyable_right_to_left(writer) -> int:
+    """Rewrite each font's ToUnicode map so a right-to-left cluster copies and searches as written (above);
+    returns how many entries changed."""
+    seen, changed = set(), 0
+    for page in writer.pages:
+        fonts = (page.get("/Resources") or {}).get("/Font")
+        for ref in (fonts.get_object().values() if fonts else ()):
+            to_unicode = ref.get_object().get("/ToUnicode")
+            if to_unicode is None or getattr(to_unicode, "idnum", None) in seen:
+                continue
+            seen.add(getattr(to_unicode, "idnum", None))
+            stream = to_unicode.get_object()
+            before = stream.get_data()
+            after = _drawn_order(before)
+            if after != before:
+                stream.set_data(after)
+                changed += 1
+    return changed
+
+
 def set_metadata(path: Path, lang: str, ui: dict) -> None:
-    """Title once (Chromium takes it from <title>, which reads «lesson - site»), author, subject, language."""
+    """Title once (Chromium takes it from <title>, which reads «lesson - site»), author, subject, language;
+    right-to-left clusters that copy as written (copyable_right_to_left)."""
     from pypdf import PdfWriter
     from pypdf.generic import NameObject, TextStringObject
     name, description = site_texts(lang)
     writer = PdfWriter(clone_from=str(path))
+    copyable_right_to_left(writer)
     writer.add_metadata({"/Title": name, "/Author": ui["author"], "/Subject": description,
                          "/Creator": "tools/pdf.py (Chromium)"})
     writer._root_object[NameObject("/Lang")] = TextStringObject(lang)

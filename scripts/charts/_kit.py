@@ -40,7 +40,7 @@ def rtl(text) -> bool:
     return any("\u0590" <= ch <= "\u08ff" for ch in text)
 
 
-def isolate(text: str) -> str:
+def isolate(text: str, right_to_left: bool | None = None) -> str:
     """Right-to-left text with its formula-like runs kept left-to-right. A run the rule cannot
     see (brackets around numbers: "Σ wᵢvᵢ = ({o1}, {o2})") is marked in the strings with
     backticks; the kit isolates it and drops the backticks (left-to-right text just drops them)."""
@@ -56,14 +56,16 @@ def isolate(text: str) -> str:
     pieces = text.split("`")
     if len(pieces) % 2 == 0:
         raise ValueError(f"unpaired backtick in the string {text!r}")
-    if not rtl(text):
+    if not (rtl(text) if right_to_left is None else right_to_left):
         return "".join(pieces)
     return "".join(f"{LRI}{piece}{PDI}" if i % 2 else _RUN.sub(ltr, piece) for i, piece in enumerate(pieces))
 
 
-def bidi(text: str) -> str:
-    """A static string for the SVG, in its own direction."""
-    return f"{RLE}{isolate(text)}{PDF}" if rtl(text) else isolate(text)
+def bidi(text: str, right_to_left: bool | None = None) -> str:
+    """A static string for the SVG, in its own direction (or in the direction of the text it is part of:
+    a line cut from a right-to-left readout may hold only numbers and placeholders)."""
+    right_to_left = rtl(text) if right_to_left is None else right_to_left
+    return f"{RLE}{isolate(text, right_to_left)}{PDF}" if right_to_left else isolate(text, right_to_left)
 
 
 def js(value) -> str:
@@ -83,10 +85,11 @@ def vec(exprs: list[str], spec: str, lang: str) -> str:
     return '"[" + ' + f" + {sep} + ".join(num(e, spec) for e in exprs) + ' + "]"'
 
 
-def say(template: str, **parts: str) -> str:
+def say(template: str, right_to_left: bool | None = None, **parts: str) -> str:
     """A Vega expression writing `template` (from the strings) with {name} replaced by parts[name]
-    (an expression; parts the template does not name are ignored)."""
-    text = bidi(template)
+    (an expression; parts the template does not name are ignored); `right_to_left`: the direction of
+    the whole readout `template` was cut from (by default its own)."""
+    text = bidi(template, right_to_left)
     out, pos = [], 0
     for m in _PLACEHOLDER.finditer(text):
         if m.group(1) not in parts:
@@ -182,7 +185,8 @@ def fit(template: str, size: float, width: str = "width", **parts: str) -> str:
     while len(levels) < 4 and len(levels[-1]) > len(levels[-2]):     # long pieces broken again
         levels.append([q for p in levels[-1] for q in (halves(p) if _length(p) > SHORT else [p])])
     levels = [lv for k, lv in enumerate(levels) if k == 0 or len(lv) > len(levels[k - 1])]
-    texts = [[f"({say(p, **parts)})" for p in lv] for lv in levels]
+    whole = rtl(template)     # every line keeps the readout's direction, whatever its own letters
+    texts = [[f"({say(p, whole, **parts)})" for p in lv] for lv in levels]
     out = f" + {js(BREAK)} + ".join(texts[-1])
     for lines in reversed(texts[:-1]):
         longest = lines[0] if len(lines) == 1 else "max(" + ", ".join(f"length({x})" for x in lines) + ")"
