@@ -10,6 +10,8 @@
 - Search counts in the language's digits: Material's script puts a Latin number in place of "#" in
   «# نتیجه یافت شد»; partials/search.html gives the search box the language's ten digits
   (`data-course-numerals`) and overrides/assets/js/search-on-demand.js writes the counts with them.
+- A page's <title> joins the page's and the site's names as the language writes it (`ui.page_title`: uk with
+  an em dash, «Формула крок за кроком — Увага в числах»; Material joins them with a hyphen in every language).
 - Each heading's ¶ link is titled in the page's language (`ui.permalink`); Markdown's toc writes «Permanent
   link» in every language.
 - Punctuation right after inline code («`Conv1d`،»): the code box's padding reads as a space
@@ -65,8 +67,10 @@ def on_config(config, **kwargs):
         option["toggle"]["name"] = names[scheme]
     # words that templates in overrides/ show (partials/search.html: the search dialog's name)
     # and the language's digits, for the counts Material's script writes in Latin digits (search-on-demand.js)
+    # and the form of a page's <title> (main.html: «Формула крок за кроком — Увага в числах»)
     config["extra"]["course_ui"] = {"search_dialog": strings(lang)["ui"]["search_dialog"],
-                                    "numerals": course.language(lang).numerals}
+                                    "numerals": course.language(lang).numerals,
+                                    "page_title": strings(lang)["ui"]["page_title"]}
     # The footer: licence and a plain link to the source repository, in the page's language
     foot, url = strings(lang)["ui"]["footer"], (config.get("extra") or {}).get("source_url")
     if not url:

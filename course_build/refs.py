@@ -42,7 +42,9 @@ SLOT = re.compile(r'<div class="chart-slot" data-chart="([\w-]+)"></div>')
 # Tables are numbered per lesson, in page order, once Markdown has made them (data tables and tables
 # written in the page alike; a chart's data table belongs to its figure). A data table arrives with a mark
 # naming it (for {{ tab: }}); a {{ tab: }} link gets its number then too.
-TABLE = re.compile(r'(?:<p class="table-mark" data-table="([\w-]+)"></p>\s*)?<table>')
+# a table, its data mark ({{ table: }}) and the title line written above it («: Дисперсія оцінок …»)
+TABLE = re.compile(r'(?:<p>: (?P<title>(?:(?!</p>)[\s\S])*?)</p>\s*)?'
+                   r'(?:<p class="table-mark" data-table="(?P<mark>[\w-]+)"></p>\s*)?<table>')
 TAB_REF = re.compile(r'<a class="tab-ref" href="#([\w-]+)"></a>')
 
 
@@ -434,19 +436,24 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
 
 
 def number_tables(content: str, page, lang: str) -> str:
-    """A lesson's tables get «Табл. N.» as their caption and an id; {{ tab: }} links get their number.
-    Other pages' tables keep no number (a glossary is not a lesson)."""
+    """A lesson's tables get «Табл. N.» and their title as their caption, and an id; {{ tab: }} links get
+    their number. The title is the line written above the table (or its {{ table: }} line), after a colon:
+    «: Дисперсія оцінок без ділення і з діленням», a paragraph of its own. Other pages' tables keep no
+    number (a glossary is not a lesson)."""
     ui, numbers = strings(lang)["ui"], {}
     marks = content.count('<p class="table-mark" ')
 
     def one(m: re.Match) -> str:
         n = len(numbers) + 1
-        anchor = m.group(1) or f"table-{n}"
+        anchor = m.group("mark") or f"table-{n}"
         numbers[anchor] = n
+        title = " ".join((m.group("title") or "").split())
         if not page.meta.get("lesson"):
-            return f'<table id="{anchor}">'
+            return (f"<p>{title}</p>" if title else "") + f'<table id="{anchor}">'
         label = text(ui["table"].format(n=numfmt.fmt(n, "d", lang)))
-        return f'<table id="{anchor}"><caption class="table-caption"><span class="tab-num">{label}</span></caption>'
+        title = f" {title}" if title else ""
+        return (f'<table id="{anchor}"><caption class="table-caption"><span class="tab-num">{label}</span>'
+                f'{title}</caption>')
 
     content = TABLE.sub(one, content)
     placed = sum(1 for a in numbers if not a.startswith("table-"))

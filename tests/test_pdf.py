@@ -90,7 +90,7 @@ def test_cover_date_in_the_language_calendar():
     assert date_text("fa", fa, dt.date(2026, 3, 21)) == "۱ فروردین ۱۴۰۵"      # Nowruz 1405
     assert date_text("fa", fa, dt.date(2026, 11, 30)) == "۹ آذر ۱۴۰۵"
     assert date_text("fa", fa, dt.date(2024, 3, 19)) == "۲۹ اسفند ۱۴۰۲"      # last day of 1402
-    assert date_text("uk", uk, dt.date(2026, 11, 30)) == "30 листопада 2026"
+    assert date_text("uk", uk, dt.date(2026, 11, 30)) == "30\u00a0листопада 2026\u00a0року"
 
 
 # ── Contents, layout, captions, metadata (issue 12, printed notes) ─────────────────────────────

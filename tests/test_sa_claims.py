@@ -370,7 +370,7 @@ def test_untrained_is_nearly_uniform():
 
 
 def test_untrained_flatness_follows_the_score_scale_not_the_self_match():
-    """«Як виглядає ненавчена карта уваги»: the control cases. As initialised, scores are small
+    """«Який вигляд має ненавчена матриця уваги»: the control cases. As initialised, scores are small
     (std well under 1) and rows near-uniform; W_k := W_q puts weight on each patch's own key and
     enlarges the scores; at equal score scale (std 1) tying W_k to W_q barely changes how flat the
     rows are; the identity weights give the largest scores and the sharpest rows."""

@@ -14,12 +14,16 @@ from conftest import LANGS, TABLE_PAGES
 from scripts.common import course, numfmt
 from scripts.common.i18n import strings
 
-CAPTION = re.compile(r'<table id="([\w-]+)"><caption class="table-caption"><span class="tab-num">([^<]*)</span></caption>')
+CAPTION = re.compile(r'<table id="([\w-]+)"><caption class="table-caption"><span class="tab-num">([^<]*)</span>(?: [^<]*)?</caption>')
 FIXTURE = """# Fixture { #fixture }
 
 Scores first, then {{ tab: weights }}; the set-up is in {{ tab: sa_heads/params }}.
 
+: Scores of the four tokens
+
 {{ table: sa_toy/rows | token:s s_t1:d s_t2:d }}
+
+: A table written in the page
 
 | written | in the page |
 |---|---|
@@ -59,6 +63,18 @@ def test_tables_are_numbered_in_page_order_and_referred_to_by_number(lang):
     assert f'<a class="tab-ref" href="#{ids[3]}">{label(lang, "table_ref", 4)}</a>' in out
     if course.language(lang).numerals[0] != "0":
         assert not re.search(r"[0-9]", "".join(n for _, n in captions))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_title_line_above_a_table_is_its_caption(lang):
+    """«: title» above a table (or its {{ table: }} line) follows the number in the caption and is not left as a
+    paragraph; a table without one keeps the bare number."""
+    out = render(lang, FIXTURE)
+    one, two = label(lang, "table", 1), label(lang, "table", 2)
+    assert f'<span class="tab-num">{one}</span> Scores of the four tokens</caption>' in out
+    assert f'<span class="tab-num">{two}</span> A table written in the page</caption>' in out
+    assert f'<span class="tab-num">{label(lang, "table", 3)}</span></caption>' in out
+    assert "<p>: " not in out
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -42,7 +42,7 @@ def rtl(text) -> bool:
 
 def isolate(text: str, right_to_left: bool | None = None) -> str:
     """Right-to-left text with its formula-like runs kept left-to-right. A run the rule cannot
-    see (brackets around numbers: "Σ wᵢvᵢ = ({o1}, {o2})") is marked in the strings with
+    see (brackets around numbers: "Σⱼ aᵢⱼvⱼ = ({o1}, {o2})") is marked in the strings with
     backticks; the kit isolates it and drops the backticks (left-to-right text just drops them)."""
     def ltr(m: re.Match) -> str:
         run = m.group(0)

@@ -36,7 +36,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
 
     # the numbers in words
     parts = dict(p=f"format({patch.name}, 'd')", n=f"format({N}, ',d')", pairs=f"format({N} * {N}, ',d')",
-                 d=f"format({D}, 'd')", ratio=f"format({N} / (2 * {D}), '.2f')")
+                 d=f"format({D}, ',d')", ratio=f"format({N} / (2 * {D}), '.2f')")
     words = lines_view(alt.Chart(alt.Data(values=[{"view": "words"}])), "t_words", t["lines"], parts, alt.expr("width"), 2,
                        width=WIDTH, height=17 * len(t["lines"]) + 2, name="words")
     chart = alt.vconcat(words, _bars(bars_base, colour, t), _lines(bars_base, colour, t, frame, patches, D),
@@ -69,7 +69,7 @@ def _lines(bars_base: alt.Chart, colour: alt.Color, t: dict, frame: int, patches
                   .transform_calculate(matrix=f"2 * datum.n * datum.n * {D}", proj=f"4 * datum.n * {D} * {D}")
                   .transform_fold(["matrix", "proj"], as_=["kind", "value"]))
     lx = alt.X("n:Q", scale=alt.Scale(type="log", domain=[2, 1024], nice=False), title=bidi(t["x"]),
-               axis=alt.Axis(values=[(frame // p) ** 2 for p in patches] + [784], format="d",
+               axis=alt.Axis(values=[(frame // p) ** 2 for p in patches] + [784], format=",d",
                              titleFontWeight="normal", grid=False))
     ly = alt.Y("value:Q", scale=alt.Scale(type="log"), axis=None)
     # what the (unlabelled) vertical axis counts, in the corner the curves never reach
@@ -80,7 +80,7 @@ def _lines(bars_base: alt.Chart, colour: alt.Color, t: dict, frame: int, patches
     now = (bars_base.mark_point(filled=True, size=80, opacity=1).encode(x=lx, y=ly, color=colour))
     even = alt.Chart(alt.Data(values=[{"view": "even"}])).transform_calculate(n=f"2 * {D}")
     rule = even.mark_rule(strokeDash=[4, 3], color="#888").encode(x=lx)
-    even_text = even.transform_calculate(t_even=say(t["even"], d=f"format({D}, 'd')", n=f"format(2 * {D}, 'd')")).mark_text(
+    even_text = even.transform_calculate(t_even=say(t["even"], d=f"format({D}, ',d')", n=f"format(2 * {D}, ',d')")).mark_text(
         # right of its rule, or left of it where the rule nears the right edge (n = 2d past 2^6.4 of 2^10)
         align={"expr": f"log(2 * {D}) / LN2 > 6.4 ? 'right' : 'left'"},
         dx={"expr": f"log(2 * {D}) / LN2 > 6.4 ? -4 : 4"}, baseline="top", y=4, fontSize=12).encode(

@@ -77,7 +77,7 @@ def _matrix(pairs: alt.Chart, t: dict, row, rowq: str, n: int, grid: int) -> alt
     cell = alt.Scale(domain=[0, n], nice=False, zero=False)
     rcell = alt.Scale(domain=[0, n], nice=False, zero=False, reverse=True)
     ticks = list(range(0, n, grid))
-    axis = alt.Axis(values=[v + 0.5 for v in ticks], labelExpr="format(datum.value - 0.5, 'd')", title=None,
+    axis = alt.Axis(values=[v + 0.5 for v in ticks], labelExpr="format(datum.value - 0.5, ',d')", title=None,
                     grid=False, ticks=False, domain=False, labelPadding=2, labelFontSize=12)
     heat = pairs.transform_calculate(q="datum.i", x0="datum.j", x1="datum.j + 1", y0="datum.i",
                                      y1="datum.i + 1").mark_rect().encode(

@@ -1,7 +1,7 @@
 """Shuffle the patches: attention's output moves with them (permutation equivariance) until a
 positional encoding is added; a convolution along the tokens never had that property.
 
-The eight seeded permutations of sa_equivariance and their errors max |f(Px) − P·f(x)| (attention
+The eight seeded permutations of sa_equivariance and their errors max |f(PX) − P f(X)| (attention
 with positional encoding, Conv1d) are inlined; the chart draws the ring and its shuffled patches and
 shows the error of the chosen case. Without positional encoding the error is rounding noise, whose
 size belongs to the machine: the chart shows the bound it stays below in float32 (< 10⁻⁶), drawn as
@@ -126,7 +126,7 @@ def _strip(perms: list, bound: float, t: dict, lang: str, K: str, PE: str) -> al
 
 
 def table(data: dict, t: dict, lang: str) -> dict:
-    """Per seeded permutation: max |f(Px) − P·f(x)| of attention without PE (the float32 bound it stays
+    """Per seeded permutation: max |f(PX) − P f(X)| of attention without PE (the float32 bound it stays
     below) and with PE, and of Conv1d."""
     eq = data["sa_equivariance"]
     c = t["columns"]

@@ -118,9 +118,9 @@ def _plane(base: alt.Chart, t: dict, S: str, last: int) -> alt.LayerChart:
     toks = (base.transform_filter("datum.j == 0")
             .transform_calculate(name=f"{js(t['tokens'])}[datum.i]", yname=f"{js(t['outputs'])}[datum.i]"))
     PX = lambda f: alt.X(f, type="quantitative", scale=px, title=None,  # noqa: E731
-                         axis=alt.Axis(values=[-2, -1, 0, 1, 2], format="d", grid=True))
+                         axis=alt.Axis(values=[-2, -1, 0, 1, 2], format=",d", grid=True))
     PY = lambda f: alt.Y(f, type="quantitative", scale=py, title=None,  # noqa: E731
-                         axis=alt.Axis(values=[0, 1, 2], format="d", grid=True))
+                         axis=alt.Axis(values=[0, 1, 2], format=",d", grid=True))
     pts = toks.mark_point(filled=True, size=70, color=POS, opacity=1).encode(x=PX("ai"), y=PY("bi"))
     # t4 is named below its point: at x = +2 it sits on t1, whose name stays above
     pt_names = alt.layer(*(toks.transform_filter(f"datum.i {op} {last}").mark_text(

@@ -34,7 +34,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     broken = {name: lines for name in t["series"].values()
               if not isinstance(lines := two_lines(name, LEGEND_CHARS), str)}
     x = alt.X("epoch:Q", title=bidi(t["x"]), scale=alt.Scale(domain=[epochs[0], epochs[-1]], nice=False),
-              axis=alt.Axis(values=epochs, format="d", labelSeparation=6))  # every other epoch when
+              axis=alt.Axis(values=epochs, format=",d", labelSeparation=6))  # every other epoch when
     # the labels would nearly touch (Persian digits are narrow enough to all fit, with no gap)
     y = alt.Y("value:Q", title=bidi(t["y"]), scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=".0%"))
     palette = alt.Scale(domain=[t["series"][k] for k in SERIES], range=COLORS)

@@ -14,7 +14,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                       bind=alt.binding_range(min=0, max=10, step=0.2, name=label(t["slider"], rtl(t["title"]))))
     x = alt.X("d:Q", scale=alt.Scale(type="log", base=2, domain=[1, 1024]), title=bidi(t["x"]),
               # a phone's plot gives two octaves ~50 px: «256» next to the flush-right «1024» collided
-              axis=alt.Axis(values=[1, 4, 16, 64, 256, 1024], format="d",
+              axis=alt.Axis(values=[1, 4, 16, 64, 256, 1024], format=",d",
                             labelExpr="width < 480 && datum.value == 256 ? '' : datum.label"))
     y = alt.Y("pmax:Q", scale=alt.Scale(domain=[0, 1]), title=bidi(t["y"]), axis=alt.Axis(format=".1f"))
     color = alt.Color("label:N", title=None, sort=[bidi(t["raw"]), bidi(t["scaled"])],
@@ -22,7 +22,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     base = alt.Chart(alt.Data(values=rows))
     lines = base.mark_line(point=alt.OverlayMarkDef(size=18)).encode(
         x=x, y=y, color=color,
-        tooltip=[alt.Tooltip("d:Q", title="d", format="d"), alt.Tooltip("pmax:Q", title=t["y"], format=".3f"),
+        tooltip=[alt.Tooltip("d:Q", title="d", format=",d"), alt.Tooltip("pmax:Q", title=t["y"], format=".3f"),
                  alt.Tooltip("label:N", title=t["series"])])
     # The slider moves over log2 d; the nearest computed d of each series is highlighted.
     nearest = (base.transform_calculate(dist=f"abs(log(datum.d) / log(2) - {log2d.name})")

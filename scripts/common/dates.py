@@ -1,7 +1,7 @@
 """Dates and machine descriptions written for people, in a page's language.
 
 The calendar is the language's (scripts/i18n/<lang>/language.yml → course.py: gregorian or persian),
-the month names are the language's strings (site.yml ui.print.months), digits are numfmt's.
+the month names and the date's form are the language's strings (site.yml ui.print.months, .date), digits are numfmt's.
 Used by the PDF cover (tools/pdf.py) and by references such as {{ v: timings:x/machine.measured | date }}.
 """
 from __future__ import annotations
@@ -12,13 +12,15 @@ from scripts.common import course, i18n, numfmt
 
 
 def date_text(day: dt.date, lang: str) -> str:
-    """'30 листопада 2026' / '۹ آذر ۱۴۰۵': day, month name and year in the language's calendar."""
+    """'30 листопада 2026 року' / '۹ آذر ۱۴۰۵': day, month name and year in the language's calendar, in the
+    order and words of the language's `ui.print.date` (site.yml)."""
     if course.language(lang).calendar == "persian":
         import jdatetime  # maintained Solar Hijri arithmetic (pinned in requirements.txt)
         day = jdatetime.date.fromgregorian(date=day)
     y, m, d = day.year, day.month, day.day
-    months = i18n.strings(lang)["ui"]["print"]["months"]
-    return f"{numfmt.fmt(d, 'd', lang)} {months[m - 1]} {numfmt.fmt(y, 'd', lang)}"
+    print_ui = i18n.strings(lang)["ui"]["print"]
+    return print_ui["date"].format(day=numfmt.fmt(d, "d", lang), month=print_ui["months"][m - 1],
+                                   year=numfmt.fmt(y, "d", lang))
 
 
 def iso_date_text(iso: str, lang: str) -> str:
