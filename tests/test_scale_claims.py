@@ -101,6 +101,19 @@ def test_the_example_fills_one_masked_row_per_step(dec):
     assert dec["kv_numbers_per_token"] == 2 * dec["model"]["layers"] * dec["model"]["d"]
 
 
+def test_the_whole_matrix_holds_the_rows_the_steps_filled(dec):
+    ex = dec["example"]
+    n = len(ex["tokens"])
+    assert ex["tokens"][0] == "<bos>" and " ".join(ex["tokens"][1:]) == ex["text"]
+    for layer, m in enumerate(ex["matrix"]):
+        for head, w in enumerate(m):
+            assert len(w) == n and all(len(row) == n for row in w)
+            assert all(w[i][j] == 0 for i in range(n) for j in range(i + 1, n)), "nothing above the diagonal"
+            for s in ex["steps"]:
+                i = s["position"]
+                assert np.allclose(w[i][:i + 1], s["attention"][layer][head], atol=1.5e-3)
+
+
 def test_every_generation_is_a_sentence_of_the_corpus_grammar(dec):
     """The trained decoder writes sentences the toy grammar allows (its words, «the» before each noun)."""
     for g in dec["generations"]:

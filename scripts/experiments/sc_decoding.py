@@ -37,21 +37,27 @@ Keys returned:
   same_tokens                                  true when both ways generate the same words
   prompts_compared, steps_compared             how many prompts and steps were compared
   kv_numbers_per_token                         2 × layers × heads × head size (numbers cached per token)
-  example: {prompt, generated, text, steps: [{step, position, input, next, next_prob, top: [{word, prob}],
+  example: {prompt, generated, text, tokens, matrix, steps: [{step, position, input, next, next_prob, top: [{word, prob}],
             cache_tokens, cache_numbers, attention: [layer][head][position]}]}
                                                one prompt decoded with the cache: at each step the input
                                                word, the chosen next word and the 3 likeliest, how many
                                                tokens the cache holds after the step, and the new
                                                token's attention row in each layer and head (the row of
-                                               the masked matrix being filled), 3 decimals
+                                               the masked matrix being filled), 3 decimals;
+                                               tokens = <bos>, prompt and generated words; matrix[layer][head]
+                                               = the whole causal attention matrix over them (one
+                                               recomputation at the end: row i is the row step i filled,
+                                               zeros above the diagonal), 3 decimals
   generations: [{prompt, text}]               every prompt's greedy output
   timed_setup: {layers, heads, d, ffn, vocab}  the model measure() times (seeded, untrained)
   work: [{n, recompute, cached, ratio}]        multiplications for one new token after n tokens
 measure() (machine-dependent): for the timed model, on one thread, the time to produce one new token
 after n tokens, recomputing and with the cache, for n in TIMED_LENGTHS (median of repeats, each a mean
-over several calls), wall clock and CPU: by_length: [{n, recompute_ms, cached_ms, ratio,
-recompute_cpu_ms, cached_cpu_ms, cpu_ratio}], ratio = recompute / cached. Also max_logit_diff: the
-largest cached-vs-recompute difference on this machine (below CACHE_BOUND).
+over several calls), wall clock and CPU, and the fastest repeat: by_length: [{n, recompute_ms,
+cached_ms, ratio, recompute_cpu_ms, cached_cpu_ms, cpu_ratio, recompute_min_ms, cached_min_ms,
+min_ratio}], each ratio = recompute / cached. Also max_logit_diff: the
+largest cached-vs-recompute difference on this machine (below CACHE_BOUND), and the machine's load
+average when it was measured (a shared machine's wall clock stretches; the CPU times less).
 """
 from __future__ import annotations
 
@@ -240,6 +246,9 @@ def compute() -> dict:
                 "top": [{"word": words[int(i)], "prob": float(v)} for v, i in zip(top.values, top.indices)],
                 "cache_tokens": pos + 1, "cache_numbers": (pos + 1) * 2 * LAYERS * D,
                 "attention": [[[round(float(x), 3) for x in w[h]] for h in range(HEADS)] for w in ws]})
+        with torch.no_grad():
+            _, _, full = model(torch.tensor([ids[:-1] if ids[-1] == 2 else ids]))
+        matrix = [[[[round(float(x), 3) for x in row] for row in w[0, h]] for h in range(HEADS)] for w in full]
         gens = []
         for pr in PROMPTS:
             out, _, _ = generate(model, [1] + [index[w] for w in pr], cached=True)
@@ -258,20 +267,22 @@ def compute() -> dict:
         "prompts_compared": len(PROMPTS), "steps_compared": steps,
         "kv_numbers_per_token": 2 * LAYERS * D,
         "example": {"prompt": list(EXAMPLE), "generated": [words[i] for i in ids[len(prompt):] if i != 2],
-                    "text": " ".join(words[i] for i in ids[1:] if i != 2), "steps": example_steps},
+                    "text": " ".join(words[i] for i in ids[1:] if i != 2), "steps": example_steps,
+                    "tokens": [words[i] for i in ids if i != 2], "matrix": matrix},
         "generations": gens,
         "timed_setup": dict(TIMED),
         "work": [work(n, TIMED) for n in WORK_LENGTHS],
     }
 
 
-REPEATS = 5
-MIN_REPEAT = 0.01
+REPEATS = 9
+MIN_REPEAT = 0.02
 
 
-def _time(f) -> tuple[float, float]:
-    """(median wall-clock ms, median CPU ms) per call: REPEATS repeats, each a mean over k calls (k
-    chosen so a repeat lasts ≥ MIN_REPEAT). On a busy machine the wall clock grows, the CPU time less."""
+def _time(f) -> tuple[float, float, float]:
+    """(median wall-clock ms, median CPU ms, fastest repeat's wall-clock ms) per call: REPEATS repeats,
+    each a mean over k calls (k chosen so a repeat lasts ≥ MIN_REPEAT). On a busy machine the wall clock
+    grows, the CPU time and the fastest repeat less."""
     for _ in range(2):
         f()
     t0 = time.perf_counter()
@@ -285,7 +296,7 @@ def _time(f) -> tuple[float, float]:
             f()
         wall.append((time.perf_counter() - t0) / k * 1000)
         cpu.append((time.process_time() - c0) / k * 1000)
-    return statistics.median(wall), statistics.median(cpu)
+    return statistics.median(wall), statistics.median(cpu), min(wall)
 
 
 def measure() -> dict:
@@ -300,11 +311,14 @@ def measure() -> dict:
         for n in TIMED_LENGTHS:
             ids = torch.randint(3, s["vocab"], (1, n + 1), generator=g)
             _, caches, _ = model(ids[:, :n], [[] for _ in model.blocks])
-            full, full_cpu = _time(lambda: model(ids))
-            step, step_cpu = _time(lambda: model(ids[:, n:], caches))
+            full, full_cpu, full_min = _time(lambda: model(ids))
+            step, step_cpu, step_min = _time(lambda: model(ids[:, n:], caches))
             rows.append({"n": n, "recompute_ms": full, "cached_ms": step, "ratio": full / step,
-                         "recompute_cpu_ms": full_cpu, "cached_cpu_ms": step_cpu, "cpu_ratio": full_cpu / step_cpu})
+                         "recompute_cpu_ms": full_cpu, "cached_cpu_ms": step_cpu, "cpu_ratio": full_cpu / step_cpu,
+                         "recompute_min_ms": full_min, "cached_min_ms": step_min, "min_ratio": full_min / step_min})
+    import os
     return {"by_length": rows, "threads": 1, "dtype": "float64", "setup": dict(TIMED),
+            "load_average_1min": os.getloadavg()[0],
             "max_logit_diff": LAST["max_logit_diff"], "cache_bound": CACHE_BOUND,
             "torch_version": torch.__version__}
 
