@@ -40,6 +40,8 @@ Keys returned:
                                            batches come in the same order), over the seeds
                                            ({mean, sd, min, max}): the seed's own luck cancels out
   sources                                  citations
+measure() (machine-dependent): train_s, train_cpu_s (mean seconds in one run's training loop, wall and
+CPU), epochs, n_runs.
 """
 from __future__ import annotations
 
@@ -51,7 +53,7 @@ from torch import nn
 
 from scripts.common.attention import attention_steps
 from scripts.common.published_models import citation
-from scripts.common.training import deterministic, map_seeds, over_seeds
+from scripts.common.training import Stopwatch, deterministic, map_seeds, over_seeds, seconds_per_seed
 from scripts.experiments import ca_trained
 
 SEED = 27
@@ -60,8 +62,9 @@ CHECK_N, CHECK_H, CHECK_HS = 12, 8, 16
 CACHE_H, CACHE_HS = 8, 64
 HEADS = 4
 GROUPS = (1, 2, 4)
-SEEDS = (17, 18, 19)
+SEEDS = (17, 18, 19, 20, 21)   # ca_trained's seeds
 EPOCHS = 5
+LAST_TRAINING = {}   # the last compute()'s Stopwatches, for measure() (never in the data)
 
 
 def grouped(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -150,7 +153,7 @@ def held_out(model, rows, sv, tv) -> tuple[float, float]:
     return exact / len(rows), float(loss) / int((tout != 0).sum())
 
 
-def fit(groups: int, seed: int):
+def fit(groups: int, seed: int, watch: Stopwatch | None = None):
     """ca_trained's training loop with the grouped self-attention: (model, held-out rows, vocabularies)."""
     rows, test, sv, tv = ca_trained.split()
     train_rows = [r for i, r in enumerate(rows) if i not in test]
@@ -158,32 +161,36 @@ def fit(groups: int, seed: int):
     model = GroupedTranslator(len(sv.words), len(tv.words), groups)
     opt = torch.optim.Adam(model.parameters(), lr=ca_trained.LR)
     order = torch.Generator().manual_seed(seed)
-    for _ in range(EPOCHS):
-        model.train()
-        for idx in torch.randperm(len(train_rows), generator=order).split(ca_trained.BATCH):
-            src, pad, tin, tout = ca_trained.batch([train_rows[i] for i in idx], sv, tv)
-            logits, _ = model(src, pad, tin)
-            loss = nn.functional.cross_entropy(logits.flatten(0, 1), tout.flatten(), ignore_index=0)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
+    with (watch or Stopwatch()).running():
+        for _ in range(EPOCHS):
+            model.train()
+            for idx in torch.randperm(len(train_rows), generator=order).split(ca_trained.BATCH):
+                src, pad, tin, tout = ca_trained.batch([train_rows[i] for i in idx], sv, tv)
+                logits, _ = model(src, pad, tin)
+                loss = nn.functional.cross_entropy(logits.flatten(0, 1), tout.flatten(), ignore_index=0)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
     model.eval()
     return model, test_rows, sv, tv
 
 
-def train(job: tuple[int, int]) -> dict:
-    """One (groups, seed), trained and measured on the held-out sentences."""
+def train(job: tuple[int, int]) -> tuple[dict, Stopwatch]:
+    """One (groups, seed), trained and measured on the held-out sentences; and its training loop's time."""
     groups, seed = job
+    watch = Stopwatch()
     with deterministic(seed):
-        model, test_rows, sv, tv = fit(groups, seed)
+        model, test_rows, sv, tv = fit(groups, seed, watch)
         accuracy, loss = held_out(model, test_rows, sv, tv)
         return {"seed": seed, "translation_accuracy": accuracy, "test_loss": loss,
-                "params": sum(p.numel() for p in model.parameters()), "n_test": len(test_rows)}
+                "params": sum(p.numel() for p in model.parameters()), "n_test": len(test_rows)}, watch
 
 
 def compute() -> dict:
     jobs = [(g, s) for g in GROUPS for s in SEEDS]
-    runs = dict(zip(jobs, map_seeds(train, jobs)))
+    done = map_seeds(train, jobs)
+    LAST_TRAINING["watch"] = [w for _, w in done]
+    runs = dict(zip(jobs, (r for r, _ in done)))
     hs = ca_trained.D // HEADS
     by_groups = []
     for g in GROUPS:
@@ -210,6 +217,14 @@ def compute() -> dict:
                      "n_test": runs[(GROUPS[0], SEEDS[0])]["n_test"]},
             "by_groups": by_groups, "loss_spread_overlaps": overlap,
             "sources": {"mha": citation("vaswani2017"), "mqa": citation("shazeer2019"), "gqa": citation("ainslie2023")}}
+
+
+def measure() -> dict:
+    """Seconds in the training loops, per (groups, seed) run (mean over the runs of the last compute() in
+    this process, else a fresh one); runs train two at a time (map_seeds)."""
+    if "watch" not in LAST_TRAINING:
+        compute()
+    return {**seconds_per_seed(LAST_TRAINING["watch"]), "epochs": EPOCHS, "n_runs": len(LAST_TRAINING["watch"])}
 
 
 if __name__ == "__main__":
