@@ -5,7 +5,8 @@ MathML, which every engine the course supports draws (MathML Core), so pages shi
 KaTeX stylesheet and none of its twenty fonts: one math font, STIX Two Math (pinned from npm), cut to the
 characters the formulas use. MathML alone is about a third of KaTeX's HTML-and-MathML elements (issue 23:
 the block section went from 4 117 elements to under 3 000). On a page whose language writes other digits
-(Persian), the digits of numbers inside formulas are that language's, as in its text. A formula KaTeX
+(Persian), the digits of numbers inside formulas are that language's, as in its text, and where its language.yml
+says so (`list_separator_in_formulas`) a formula's commas are its list separator («[۲، ۰]»). A formula KaTeX
 rejects stops the build, naming the page and the formula. Renders are cached by content hash in
 .cache/katex/, the font subset by character set in .cache/math-font/. A page with a formula near its
 first screen preloads the math font, so it is asked for with the stylesheets (issue 12, first paint).
@@ -106,6 +107,29 @@ def in_numerals(mathml: str, lang) -> str:
     return NUMBER.sub(lambda m: m.group(1) + m.group(3).translate(table) + m.group(4), mathml)
 
 
+# KaTeX writes a comma of the source as a separator (\mathpunct): <mo separator="true">,</mo>. A comma inside a
+# number (1{,}5) is part of its <mn> and is not one.
+COMMA = re.compile(r'<mo( separator="true")?>,</mo>')
+# MathML Core spaces a comma 0 before and 3/18 em after (TeX's \mathpunct); a sign its operator dictionary does not
+# know would get 5/18 em on both sides, so the replacement carries the comma's own spacing
+SEPARATOR = '<mo separator="true" lspace="0em" rspace="0.1667em">{}</mo>'
+
+
+def in_list_separator(mathml: str, lang) -> str:
+    """Where language.yml says `list_separator_in_formulas`, every comma a formula writes is drawn as the
+    language's list separator: the parts of a vector ($[2, 0]$), a function's arguments ($f(x, y)$), the
+    sentence's own comma inside a formula. So a formula shows a vector as the number formatter writes one in the
+    text beside it (scripts/common/numfmt.py `vector`: «[۱٫۹۴، ۱٫۰۳]»). The TeX source stays as written."""
+    if not lang.list_separator_in_formulas:
+        return mathml
+    return COMMA.sub(SEPARATOR.format(html.escape(lang.list_separator.strip())), mathml)
+
+
+def localized(mathml: str, lang) -> str:
+    """A formula as KaTeX wrote it, finished for the page's language: spacing, numerals, list separator."""
+    return in_list_separator(in_numerals(spaced(mathml), lang), lang)
+
+
 def on_post_page(content: str, page, config, **kwargs) -> str:
     # After the page is written out, not on its content: the search index then holds the TeX
     # source of each formula (searchable) instead of KaTeX's three renderings of it.
@@ -119,7 +143,7 @@ def on_post_page(content: str, page, config, **kwargs) -> str:
         tex = tex[2:-2] if tex[:2] in ("\\(", "\\[") else tex
         items.append((tex.strip(), display))
     lang = language(config["theme"]["language"])
-    out = [in_numerals(spaced(h), lang) for h in render(items, f"docs/{page.file.src_uri}")]
+    out = [localized(h, lang) for h in render(items, f"docs/{page.file.src_uri}")]
     for h in out:
         used_chars.update(html.unescape(TAG.sub("", ANNOTATION.sub("", h))))
     rendered = iter(out)

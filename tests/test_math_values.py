@@ -80,3 +80,64 @@ def test_references_in_a_collapsed_note_are_resolved():
     out = resolved(md)
     assert "<V v:a/b|>" in out and "| <V v:a/c|.2f> |" in out
     assert "code {{ v: kept }}" in out
+
+
+def written_list_separator(lang: str) -> str:
+    """The sign between a vector's parts as the number formatter writes it in the text («[1,94; 1,03]»)."""
+    two = numfmt.vector([1, 2], "d", lang)          # "[" + one digit + separator + one digit + "]"
+    return two[2:-2].strip()
+
+
+# a formula as KaTeX writes it (tools/katex_render.cjs): «t_1 = [2, 0], f(x, y), 1{,}5»
+KATEX_LISTS = ('<math><semantics><mrow><msub><mi>t</mi><mn>1</mn></msub><mo>=</mo><mo stretchy="false">[</mo>'
+               '<mn>2</mn><mo separator="true">,</mo><mn>0</mn><mo stretchy="false">]</mo><mo separator="true">,</mo>'
+               '<mi>f</mi><mo stretchy="false">(</mo><mi>x</mi><mo separator="true">,</mo><mi>y</mi>'
+               '<mo stretchy="false">)</mo><mo separator="true">,</mo><mn>1,5</mn></mrow>'
+               '<annotation encoding="application/x-tex">t_1 = [2, 0], f(x, y), 1{,}5</annotation></semantics></math>')
+
+
+@pytest.mark.parametrize("lang", [l.code for l in course.languages()])
+def test_a_formula_draws_its_commas_as_the_language_declares(lang):
+    """course_build/katex.py: where language.yml says `list_separator_in_formulas`, every comma a formula writes
+    as a separator (a vector, a function's arguments, the sentence's comma) is drawn as the formatter's list
+    separator, with the comma's own spacing; the comma of a number ({,}), the TeX source and other languages'
+    formulas stay as written."""
+    import re
+    from course_build import katex
+    language = course.language(lang)
+    out = katex.localized(KATEX_LISTS, language)
+    drawn = re.findall(r'<mo separator="true"([^>]*)>([^<]*)</mo>', out)
+    assert len(drawn) == 4
+    if language.list_separator_in_formulas:
+        assert {sign for _, sign in drawn} == {written_list_separator(lang)}, out
+        assert all('lspace="0em"' in attrs and 'rspace="0.1667em"' in attrs for attrs, _ in drawn), out
+    else:
+        assert {sign for _, sign in drawn} == {","}
+    assert "t_1 = [2, 0], f(x, y), 1{,}5</annotation>" in out
+    one, five = numfmt.fmt(1, "d", lang), numfmt.fmt(5, "d", lang)
+    assert f"<mn>{one},{five}</mn>" in out, "the comma inside a number is not a separator"
+
+
+@pytest.mark.parametrize("lang", [l.code for l in course.languages()])
+def test_a_vector_in_a_formula_shows_the_formatters_separator(site_dir, lang):
+    """A reader sees one form of a vector: in a formula ($t_1 = [2, 0]$ written in the source) as the number
+    formatter writes one in the text next to it («[1,94; 1,03]», «[۱٫۹۴، ۱٫۰۳]»). A language whose formulas take
+    its list separator (language.yml `list_separator_in_formulas`) shows no Latin comma in any formula."""
+    import re
+    from conftest import pages
+    sign, found = written_list_separator(lang), []
+    language = course.language(lang)
+    for page in pages():
+        html_ = (site_dir / course.page_path(lang, page) / "index.html").read_text(encoding="utf-8")
+        for math in re.findall(r"<math\b.*?</math>", html_, re.S):
+            source = re.search(r'<annotation encoding="application/x-tex">(.*?)</annotation>', math, re.S)
+            shown = re.sub(r"<annotation\b.*?</annotation>", "", math, flags=re.S)
+            where = f"{page}: ${source.group(1) if source else '?'}$"
+            for inside in re.findall(r'<mo stretchy="false">\[</mo>((?:(?!<mo stretchy="false">[\[\]]</mo>).)*?)'
+                                     r'<mo stretchy="false">\]</mo>', shown, re.S):
+                signs = set(re.findall(r'<mo separator="true"[^>]*>([^<]*)</mo>', inside))
+                if signs - {sign}:
+                    found.append(f"{where} (a vector with «{'», «'.join(sorted(signs))}»)")
+            if language.list_separator_in_formulas and re.search(r"<mo\b[^>]*>,</mo>", shown):
+                found.append(f"{where} (a Latin comma)")
+    assert not found, f"{lang}: formulas whose separator is not the formatter's «{sign}»:\n" + "\n".join(sorted(set(found)))

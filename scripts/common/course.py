@@ -40,6 +40,7 @@ class Language:
     typed_numerals: tuple = ()  # other sets of ten digits this language's readers type (exercise answers)
     plural: str = ""            # how a noun agrees with a number before it (numfmt.PLURAL_RULES); "" = not declared
     power_of_ten: str = ""      # 10ᵏ as one line of text (a chart's log axis): {ten}, {exp} or {sup}; numfmt.power_of_ten
+    list_separator_in_formulas: bool = False   # a comma a formula writes is drawn as list_separator (course_build/katex.py)
 
     @property
     def prefix(self) -> str:
@@ -86,7 +87,8 @@ def languages(root: Path = ROOT) -> tuple[Language, ...]:
                             list_separator=meta.get("list_separator", ", "), times=_times(meta),
                             calendar=meta["calendar"],
                             font=dict(meta["font"]), typed_numerals=tuple(meta.get("typed_numerals") or ()),
-                            plural=meta.get("plural", ""), power_of_ten=meta.get("power_of_ten", "")))
+                            plural=meta.get("plural", ""), power_of_ten=meta.get("power_of_ten", ""),
+                            list_separator_in_formulas=bool(meta.get("list_separator_in_formulas", False))))
     if sum(lang.default for lang in out) != 1:
         raise SystemExit("mkdocs.yml: exactly one language of the i18n plugin must be `default: true`")
     return tuple(out)
