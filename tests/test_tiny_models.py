@@ -248,3 +248,39 @@ def test_every_model_file_comes_from_an_experiment():
     manifest = jsonio.read(run.MANIFEST)
     for name in exporting:
         assert f"generated/models/{name}.js" in manifest["experiments"][name]["outputs"]
+
+
+def test_reproduce_accepts_a_model_one_rounding_step_away_and_nothing_more():
+    """tools/reproduce.py: the float64 training agrees between CPU kernel paths to about 1e-10, so a weight
+    may round to the neighbouring float32 (float16) there; one step is the same model (or weights.AGREEMENT,
+    near 0), two steps or any other change is not, and the manifest may differ only by such a file's digest."""
+    from tools.reproduce import same_up_to_rounding
+    for name in ("sa_trained", "ca_trained"):
+        text = model_path(name).read_text(encoding="utf-8")
+        model = weights.parse(text)
+        dtype = weights.DTYPES[model["weights"]["dtype"]]
+
+        def moved(steps: int, vocabulary: bool = False) -> bytes:
+            tensors = {k: v.astype(dtype) for k, v in model["tensors"].items()}
+            first = next(iter(tensors))
+            flat = tensors[first].reshape(-1)
+            at = int(np.abs(flat).argmax())          # far from 0: one step there is far more than AGREEMENT
+            for _ in range(steps):
+                flat[at] = np.nextafter(flat[at], np.inf, dtype=dtype)
+            exported = {k: v for k, v in model.items() if k not in ("weights", "tensors")}
+            if vocabulary:
+                exported["config"] = {**exported["config"], "d": exported["config"]["d"] + 1}
+            out = weights.script(name, {**exported, "dtype": model["weights"]["dtype"], "tensors": tensors})
+            return out.encode("utf-8")
+        rel = f"models/{name}.js"
+        assert moved(0) == text.encode("utf-8"), "script(parse(file)) gives the file back"
+        assert same_up_to_rounding(rel, text.encode(), moved(1))
+        assert not same_up_to_rounding(rel, text.encode(), moved(2))
+        assert not same_up_to_rounding(rel, text.encode(), moved(0, vocabulary=True))
+    manifest = run.MANIFEST.read_bytes()
+    other = json.loads(manifest)
+    other["experiments"]["sa_trained"]["outputs"]["generated/models/sa_trained.js"] = "0" * 64
+    assert same_up_to_rounding("manifest.json", manifest, json.dumps(other).encode())
+    other["experiments"]["sa_trained"]["outputs"]["generated/data/sa_trained.json"] = "0" * 64
+    assert not same_up_to_rounding("manifest.json", manifest, json.dumps(other).encode())
+    assert not same_up_to_rounding("data/sa_trained.json", b"1", b"2")
