@@ -150,21 +150,11 @@ def chart_deps(chart: str) -> list[str]:
     raise SystemExit(f"scripts/charts/{chart}.py: add DATA = ['<experiment>', ...] naming the data it reads")
 
 
-def defines(name: str, function: str) -> bool:
-    """True when the experiment defines `function` at its top level (read from the source: no import)."""
-    import ast
-    return any(isinstance(n, ast.FunctionDef) and n.name == function
-               for n in parse(SCRIPTS / "experiments" / f"{name}.py").body)
-
-
 def has_measure(name: str) -> bool:
     """True when the experiment defines measure() (so generated/timings/<name>.json is its output)."""
-    return defines(name, "measure")
-
-
-def model_file(name: str) -> Path | None:
-    """generated/models/<name>.js when the experiment defines export() (a trained model the page runs), else None."""
-    return GEN / "models" / f"{name}.js" if defines(name, "export") else None
+    import ast
+    return any(isinstance(n, ast.FunctionDef) and n.name == "measure"
+               for n in parse(SCRIPTS / "experiments" / f"{name}.py").body)
 
 
 CHART_SUFFIXES = (".json", ".vg.json", ".svg", ".table.json")
@@ -175,8 +165,6 @@ def expected_files() -> set[Path]:
     out = {MANIFEST, GEN / ".lock"}
     for name in names("experiments"):
         out.add(GEN / "data" / f"{name}.json")
-        if model_file(name):
-            out.add(model_file(name))
         if has_measure(name):
             out.add(GEN / "timings" / f"{name}.json")
     for lang in languages():
@@ -314,14 +302,7 @@ def run_experiment(name: str) -> tuple[dict, object]:
                          "(generated/ holds finite, plain JSON numbers only)") from None
     out = GEN / "data" / f"{name}.json"
     jsonio.write_if_changed(out, text)
-    outputs = {str(out.relative_to(ROOT)): jsonio.sha256(text)}
-    model = model_file(name)
-    if model:   # export() reads the model compute() just trained, in this process
-        from scripts.common import weights
-        script = weights.script(name, mod.export())
-        jsonio.write_if_changed(model, script)
-        outputs[str(model.relative_to(ROOT))] = jsonio.sha256(script)
-    return outputs, mod
+    return {str(out.relative_to(ROOT)): jsonio.sha256(text)}, mod
 
 
 def run_chart(chart: str, lang: str) -> tuple[dict, set]:

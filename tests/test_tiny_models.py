@@ -1,11 +1,14 @@
 """The page's own forward pass (overrides/assets/js/tiny-models.js, run under node) against the torch models
-of the two trained experiments, on the exported weights (generated/models/): logits and every attention
-weight within 1e-4 of torch in float64, the same greedy translations, and each model file within its size
-budget. The torch models are the experiments' own classes (TinyViT, Translator) with the exported weights
-loaded: the only difference left is the JavaScript's arithmetic."""
+of the two trained experiments: logits and every attention weight within 1e-4 of torch in float64, and the
+same greedy translations. The torch models are the experiments' own classes (TinyViT, Translator), seeded
+and randomly initialised (every parameter, biases and LayerNorms included, then moved by seeded noise so
+none is 0 or 1), exported here in the format tiny-models.js reads (nothing is shipped: trained weights are
+not yet the same bytes on every CPU, issue 26). The ViT goes as float32, the translator as float16 (both of
+the file's number formats); torch gets the same rounded weights: the only difference left is the
+JavaScript's arithmetic."""
 from __future__ import annotations
 
-import gzip
+import base64
 import json
 import subprocess
 from pathlib import Path
@@ -14,8 +17,7 @@ import numpy as np
 import pytest
 import torch
 
-from scripts import run
-from scripts.common import jsonio, shapes, weights
+from scripts.common import shapes
 from scripts.common.training import float64
 from scripts.experiments import ca_trained as ca
 from scripts.experiments import sa_trained as sa
@@ -23,10 +25,11 @@ from scripts.experiments import sa_trained as sa
 ROOT = Path(__file__).resolve().parent.parent
 JS = ROOT / "overrides" / "assets" / "js" / "tiny-models.js"
 TOLERANCE = 1e-4
-GZIP_BUDGET = 150 * 1024     # issue 26: each model file ≤ 150 KB gzip
 N_RANDOM_DRAWINGS = 60
 N_TRAINING_SENTENCES = 60    # besides every held-out sentence and the probes
 PICTURED = {" ".join(r[1]) for r in ca.probes().values()} | set(ca.PICKED.values())
+MODEL_SEED = 2026
+DTYPES = {"float32": "<f4", "float16": "<f2"}
 
 # Reads the inputs (a JSON file named on the command line), runs them through tiny-models.js, prints JSON.
 DRIVER = r"""
@@ -49,22 +52,58 @@ process.stdout.write(JSON.stringify(out));
 """
 
 
-def model_path(name: str) -> Path:
-    return run.GEN / "models" / f"{name}.js"
+def encode(tensors: dict, dtype: str) -> dict:
+    """The weights as tiny-models.js reads them: every tensor's numbers one after another in `dtype`, as bytes
+    in base64, the most significant byte of every number first, then the next byte of every number, and so
+    on; "tensors" {name: {"shape", "offset"}}, offsets counted in numbers."""
+    chunks, index, offset = [], {}, 0
+    for name, value in tensors.items():
+        a = np.asarray(value).astype(DTYPES[dtype])
+        index[name] = {"shape": list(a.shape), "offset": offset}
+        chunks.append(a.ravel())
+        offset += a.size
+    flat = np.ascontiguousarray(np.concatenate(chunks))
+    by_byte = flat.view(np.uint8).reshape(flat.size, flat.itemsize)           # little-endian: last = most significant
+    planes = b"".join(by_byte[:, k].tobytes() for k in reversed(range(flat.itemsize)))
+    return {"dtype": dtype, "data": base64.b64encode(planes).decode("ascii"), "tensors": index}
 
 
-def torch_model(make, exported: dict):
-    """The experiment's own module, in float64, with the exported weights (every parameter, nothing else)."""
+def random_model(make, seed: int, dtype: str):
+    """The experiment's own module in float64, seeded and randomly initialised, every parameter then moved by
+    seeded noise and rounded to `dtype` (as the page gets it): (the torch model, its parameters by name)."""
     with float64():
+        torch.manual_seed(seed)
         model = make()
-    state = model.state_dict()
-    params = dict(model.named_parameters())
-    assert set(exported["tensors"]) == set(params), "the model file holds exactly the model's parameters"
-    for name, value in exported["tensors"].items():
-        assert tuple(value.shape) == tuple(params[name].shape), name
-        state[name] = torch.tensor(np.asarray(value, dtype=np.float64))
-    model.load_state_dict(state)
-    return model.eval()
+        with torch.no_grad():
+            for p in model.parameters():
+                p.add_(0.2 * torch.randn_like(p))
+                p.copy_(torch.from_numpy(p.detach().numpy().astype(DTYPES[dtype]).astype(np.float64)))
+    return model.eval(), {name: p.detach().numpy().copy() for name, p in model.named_parameters()}
+
+
+def model_script(name: str, model: dict) -> str:
+    """A model as a page would load it: one statement adding it to globalThis.courseModels."""
+    return f"(globalThis.courseModels = globalThis.courseModels || {{}})[{json.dumps(name)}] = {json.dumps(model)};\n"
+
+
+@pytest.fixture(scope="module")
+def models():
+    """{name: (torch model, the model as tiny-models.js reads it)} for both architectures."""
+    _, _, sv, tv = ca.split()
+    vit, vit_params = random_model(sa.TinyViT, MODEL_SEED, "float32")
+    tr, tr_params = random_model(lambda: ca.Translator(len(sv.words), len(tv.words)), MODEL_SEED, "float16")
+    return {
+        "sa_trained": (vit, {"config": {"size": sa.SIZE, "patch": sa.PATCH, "d": sa.D, "heads": sa.HEADS,
+                                        "mlp": sa.MLP, "classes": list(sa.SHAPES),
+                                        "ln_eps": torch.nn.LayerNorm(sa.D).eps},
+                             "weights": encode(vit_params, "float32")}),
+        "ca_trained": (tr, {"config": {"d": ca.D, "ffn": ca.FFN, "self_heads": ca.SELF_HEADS, "cross_heads": 1,
+                                       "max_src": ca.MAX_SRC, "max_tgt": ca.MAX_TGT,
+                                       "ln_eps": torch.nn.LayerNorm(ca.D).eps, "pad": sv.index["<pad>"],
+                                       "bos": tv.index["<bos>"], "eos": tv.index["<eos>"]},
+                            "source_words": sv.words, "target_words": tv.words,
+                            "weights": encode(tr_params, "float16")}),
+    }
 
 
 def drawings() -> list[np.ndarray]:
@@ -109,22 +148,22 @@ def largest(a, b) -> float:
 
 
 @pytest.fixture(scope="module")
-def exported():
-    return {name: weights.read(model_path(name)) for name in ("sa_trained", "ca_trained")}
-
-
-@pytest.fixture(scope="module")
 def inputs():
     return {"images": drawings(), "sentences": sentences()}
 
 
 @pytest.fixture(scope="module")
-def js(exported, inputs, tmp_path_factory):
-    path = tmp_path_factory.mktemp("tiny") / "inputs.json"
+def js(models, inputs, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tiny")
+    files = {}
+    for name, (_, model) in models.items():
+        files[name] = folder / f"{name}.js"
+        files[name].write_text(model_script(name, model), encoding="utf-8")
+    path = folder / "inputs.json"
     path.write_text(json.dumps({"images": [img.ravel().tolist() for img in inputs["images"]],
                                 "sentences": inputs["sentences"]}), encoding="utf-8")
-    proc = subprocess.run(["node", "-e", DRIVER, str(JS), str(model_path("sa_trained")),
-                           str(model_path("ca_trained")), str(path)], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(["node", "-e", DRIVER, str(JS), str(files["sa_trained"]),
+                           str(files["ca_trained"]), str(path)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout)
 
@@ -142,8 +181,8 @@ def self_attention_weights(model):
     return seen
 
 
-def test_vit_logits_and_every_attention_weight_match_torch(exported, inputs, js):
-    model = torch_model(sa.TinyViT, exported["sa_trained"])
+def test_vit_logits_and_every_attention_weight_match_torch(models, inputs, js):
+    model = models["sa_trained"][0]
     images = inputs["images"]
     assert len(images) >= 50
     x = torch.tensor(np.stack([shapes.patches(shapes.standardize(img)) for img in images]))
@@ -158,11 +197,9 @@ def test_vit_logits_and_every_attention_weight_match_torch(exported, inputs, js)
     assert worst_logit < TOLERANCE and worst_weight < TOLERANCE
 
 
-def test_translator_greedy_decoding_logits_and_attention_match_torch(exported, inputs, js):
-    model = torch_model(lambda: ca.Translator(len(exported["ca_trained"]["source_words"]),
-                                              len(exported["ca_trained"]["target_words"])), exported["ca_trained"])
+def test_translator_greedy_decoding_logits_and_attention_match_torch(models, inputs, js):
+    model = models["ca_trained"][0]
     _, _, sv, tv = ca.split()
-    assert sv.words == exported["ca_trained"]["source_words"] and tv.words == exported["ca_trained"]["target_words"]
     seen = self_attention_weights(model)
     worst = {"logits": 0.0, "self": 0.0, "cross": 0.0}
     sents = inputs["sentences"]
@@ -209,78 +246,3 @@ def test_translator_greedy_decoding_logits_and_attention_match_torch(exported, i
           "largest difference from torch: " + ", ".join(f"{k} {v:.1e}" for k, v in worst.items()))
     assert len(inputs["sentences"]) >= 50
     assert max(worst.values()) < TOLERANCE, worst
-
-
-def test_the_exported_models_show_the_lessons_numbers(exported, js, inputs):
-    """The page's run of the exported weights gives what the lesson states: each shape's class-token
-    entropy per head (sa_trained examples) and each pictured sentence's translation and alignment matrix
-    (ca_trained sentences, printed with 2 decimals: the float16 weights give every cell the same digits)."""
-    sa_data = jsonio.read(run.GEN / "data" / "sa_trained.json")
-    for s in sa.SHAPES:
-        page = js["vit"][shapes.KINDS.index(s)]
-        for h, head in sa_data["examples"][s]["trained"]["heads"].items():
-            row = np.asarray(page["attention"][int(h) - 1][0], dtype=np.float64)
-            entropy_pct = 100 * float(-(row * np.log(row)).sum()) / np.log(49)
-            assert abs(entropy_pct - head["entropy_pct"]) < 1e-3, (s, h, entropy_pct, head["entropy_pct"])
-    ca_data = jsonio.read(run.GEN / "data" / "ca_trained.json")
-    by_source = {" ".join(s["source"]): k for k, s in enumerate(inputs["sentences"])}
-    for sid, sentence in ca_data["sentences"].items():
-        k = by_source[" ".join(sentence["source"])]
-        assert js["greedy"][k]["words"] == sentence["output"], sid
-        matrix = np.asarray(js["forced"][k]["cross"])[:len(sentence["target"])]   # the <eos> row is not shown
-        assert ca._two_places(matrix) == sentence["matrix"], f"{sid}: not the lesson's matrix"
-
-
-@pytest.mark.parametrize("name", ["sa_trained", "ca_trained"])
-def test_each_model_file_is_within_its_size_budget(name):
-    raw = model_path(name).read_bytes()
-    packed = len(gzip.compress(raw, 9))
-    print(f"\n{name}: {len(raw) / 1024:.1f} KB, {packed / 1024:.1f} KB gzip")
-    assert packed <= GZIP_BUDGET, f"{name}: {packed / 1024:.1f} KB gzip, over {GZIP_BUDGET / 1024:.0f} KB"
-
-
-def test_every_model_file_comes_from_an_experiment():
-    """The runner writes generated/models/<experiment>.js for each experiment that defines export(), and the
-    manifest records it (so `--check` and `make reproduce` see it)."""
-    made = {p.stem for p in (run.GEN / "models").glob("*.js")}
-    exporting = {n for n in run.names("experiments") if run.model_file(n)}
-    assert made == exporting == {"sa_trained", "ca_trained"}
-    manifest = jsonio.read(run.MANIFEST)
-    for name in exporting:
-        assert f"generated/models/{name}.js" in manifest["experiments"][name]["outputs"]
-
-
-def test_reproduce_accepts_a_model_one_rounding_step_away_and_nothing_more():
-    """tools/reproduce.py: the float64 training agrees between CPU kernel paths to about 1e-10, so a weight
-    may round to the neighbouring float32 (float16) there; one step is the same model (or weights.AGREEMENT,
-    near 0), two steps or any other change is not, and the manifest may differ only by such a file's digest."""
-    from tools.reproduce import same_up_to_rounding
-    for name in ("sa_trained", "ca_trained"):
-        text = model_path(name).read_text(encoding="utf-8")
-        model = weights.parse(text)
-        dtype = weights.DTYPES[model["weights"]["dtype"]]
-
-        def moved(steps: int, vocabulary: bool = False) -> bytes:
-            tensors = {k: v.astype(dtype) for k, v in model["tensors"].items()}
-            first = next(iter(tensors))
-            flat = tensors[first].reshape(-1)
-            at = int(np.abs(flat).argmax())          # far from 0: one step there is far more than AGREEMENT
-            for _ in range(steps):
-                flat[at] = np.nextafter(flat[at], np.inf, dtype=dtype)
-            exported = {k: v for k, v in model.items() if k not in ("weights", "tensors")}
-            if vocabulary:
-                exported["config"] = {**exported["config"], "d": exported["config"]["d"] + 1}
-            out = weights.script(name, {**exported, "dtype": model["weights"]["dtype"], "tensors": tensors})
-            return out.encode("utf-8")
-        rel = f"models/{name}.js"
-        assert moved(0) == text.encode("utf-8"), "script(parse(file)) gives the file back"
-        assert same_up_to_rounding(rel, text.encode(), moved(1))
-        assert not same_up_to_rounding(rel, text.encode(), moved(2))
-        assert not same_up_to_rounding(rel, text.encode(), moved(0, vocabulary=True))
-    manifest = run.MANIFEST.read_bytes()
-    other = json.loads(manifest)
-    other["experiments"]["sa_trained"]["outputs"]["generated/models/sa_trained.js"] = "0" * 64
-    assert same_up_to_rounding("manifest.json", manifest, json.dumps(other).encode())
-    other["experiments"]["sa_trained"]["outputs"]["generated/data/sa_trained.json"] = "0" * 64
-    assert not same_up_to_rounding("manifest.json", manifest, json.dumps(other).encode())
-    assert not same_up_to_rounding("data/sa_trained.json", b"1", b"2")

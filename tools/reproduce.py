@@ -5,8 +5,7 @@ numpy do the same for their own routines. So one machine can stand in for others
 (and NPY_DISABLE_CPU_FEATURES) make this process take another CPU's path (`default` is the portable code every x86-64 runs). For each
 path in PATHS, a copy of what the runner reads (scripts/, generated/ without its manifest, mkdocs.yml) is
 recomputed from scratch (`python -m scripts.run --force`: a lost manifest is rebuilt too), checked fresh
-(`--check`), and every file of its generated/ compared with the committed one: the same bytes, except that a
-trained model's file (generated/models/) may have numbers one step of their dtype away (same_up_to_rounding). Timings are left out: they
+(`--check`), and every file of its generated/ compared with the committed one. Timings are left out: they
 measure the machine (generated/timings/, machine named in each file).
 
     python -m tools.reproduce           every path in PATHS (`make reproduce`; CI runs it after `make test`)
@@ -15,7 +14,6 @@ measure the machine (generated/timings/, machine named in each file).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import subprocess
@@ -35,7 +33,7 @@ PATHS = {
     "avx2": {"ATEN_CPU_CAPABILITY": "avx2", "MKL_CBWR": "AVX2",
              "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR"},
 }
-COMPARED = ("data", "models", "charts", "manifest.json")   # timings/ measure the machine: never compared
+COMPARED = ("data", "charts", "manifest.json")   # timings/ measure the machine: never compared
 
 
 def files(folder: Path) -> dict[str, bytes]:
@@ -65,33 +63,7 @@ def recompute(name: str, env_extra: dict) -> list[str]:
                 return [f"`scripts.run {' '.join(args)}` failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}"]
         print(f"  {name}: recomputed in {time.perf_counter() - t0:.0f} s ({' '.join(f'{k}={v}' for k, v in env_extra.items())})")
         committed, again = files(ROOT / "generated"), files(proj / "generated")
-        differ = sorted(k for k in committed.keys() | again.keys() if committed.get(k) != again.get(k))
-        return [k for k in differ if not same_up_to_rounding(k, committed.get(k), again.get(k))]
-
-
-def same_up_to_rounding(rel: str, committed: bytes | None, again: bytes | None) -> bool:
-    """A model file whose weights each moved by at most one step of their dtype (the float64 training agrees
-    between kernel paths to about 1e-10, and a weight that near a rounding boundary rounds the other way:
-    scripts/common/weights.py), and the manifest whose only difference is such a file's digest. Every other
-    file must be the same bytes."""
-    if str(ROOT) not in sys.path:   # also run as `python tools/reproduce.py`
-        sys.path.insert(0, str(ROOT))
-    from scripts.common import weights
-    if committed is None or again is None:
-        return False
-    if rel.startswith("models/"):
-        same, moved = weights.same_model(committed.decode("utf-8"), again.decode("utf-8"))
-        if same:
-            print(f"  {rel}: the same model, {moved} number(s) one step of their dtype away")
-        return same
-    if rel == "manifest.json":
-        def without_models(text: bytes) -> dict:
-            manifest = json.loads(text)
-            for entry in manifest.get("experiments", {}).values():
-                entry["outputs"] = {k: v for k, v in entry["outputs"].items() if not k.startswith("generated/models/")}
-            return manifest
-        return without_models(committed) == without_models(again)
-    return False
+        return sorted(k for k in committed.keys() | again.keys() if committed.get(k) != again.get(k))
 
 
 def main(argv=None) -> int:

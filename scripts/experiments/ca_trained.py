@@ -61,7 +61,6 @@ import torch
 from torch import nn
 
 from scripts.common.training import Stopwatch, deterministic, map_seeds, over_seeds, seconds_per_seed
-from scripts.common.weights import parameters
 
 SEED = 17                      # the corpus split, and the model the pictures show
 SEEDS = (17, 18, 19, 20, 21)   # every trained number is reported over these (mean, range)
@@ -69,7 +68,7 @@ D, FFN, SELF_HEADS = 64, 128, 2
 EPOCHS, BATCH, LR = 30, 32, 2e-3
 HELD_OUT = 0.3
 MAX_SRC, MAX_TGT = 8, 12
-LAST_TRAINING = {}   # the last training's Stopwatch, for measure(), and the pictured model, for export()
+LAST_TRAINING = {}   # the last training's Stopwatch, for measure() (never in the data)
 
 # Persian word → English word (identifiers of the corpus; readers' glosses live in scripts/i18n/).
 SUBJECTS = {"گربه": "cat", "سگ": "dog", "موش": "mouse", "پرنده": "bird", "پسر": "boy", "دختر": "girl"}
@@ -204,8 +203,7 @@ def split():
 
 
 def train(seed: int):
-    """Train once with `seed` (initial weights, batch order); return (measurements, seconds, the trained
-    parameters)."""
+    """Train once with `seed` (initial weights, batch order); return (measurements, seconds)."""
     rows, test, sv, tv = split()
     watch = Stopwatch()
     with deterministic(seed):
@@ -229,7 +227,7 @@ def train(seed: int):
         result["sentences"] = examples(model, rows, test, sv, tv)
         result.update(n_sentences=len(rows), n_train=len(train_rows), n_test=len(test_rows),
                       params=sum(p.numel() for p in model.parameters()))
-    return result, watch, parameters(model)
+    return result, watch
 
 
 def evaluate(model, test_rows, sv, tv) -> dict:
@@ -305,9 +303,8 @@ def summary(result: dict) -> dict:
 
 def compute() -> dict:
     runs = dict(zip(SEEDS, map_seeds(train, SEEDS)))
-    LAST_TRAINING["watch"] = [w for _, w, _ in runs.values()]
-    LAST_TRAINING["parameters"] = runs[SEED][2]
-    result, _, _ = runs[SEED]
+    LAST_TRAINING["watch"] = [w for _, w in runs.values()]
+    result, _ = runs[SEED]
     per_seed = [{"seed": seed, **summary(runs[seed][0])} for seed in SEEDS]
     return {"seed": SEED, "seeds": list(SEEDS), "n_seeds": len(SEEDS),
             "d": D, "ffn": FFN, "self_heads": SELF_HEADS, "epochs": EPOCHS, "batch": BATCH,
@@ -324,21 +321,6 @@ def measure() -> dict:
         compute()
     return {**seconds_per_seed(LAST_TRAINING["watch"]), "epochs": EPOCHS,
             "n_seeds": len(SEEDS)}
-
-
-def export() -> dict:
-    """The pictured model (SEED) for the page's own forward pass (overrides/assets/js/tiny-models.js): the
-    set-up and vocabularies greedy decoding needs and the trained parameters (the last compute() in this
-    process, else a fresh run)."""
-    if "parameters" not in LAST_TRAINING:
-        compute()
-    _, _, sv, tv = split()
-    # float16: its 74 849 numbers in float32 would be 265 KB gzip, over the page's 150 (scripts/common/weights.py)
-    return {"seed": SEED, "tensors": LAST_TRAINING["parameters"], "dtype": "float16",
-            "config": {"d": D, "ffn": FFN, "self_heads": SELF_HEADS, "cross_heads": 1,
-                       "max_src": MAX_SRC, "max_tgt": MAX_TGT, "ln_eps": nn.LayerNorm(D).eps,
-                       "pad": sv.index["<pad>"], "bos": tv.index["<bos>"], "eos": tv.index["<eos>"]},
-            "source_words": sv.words, "target_words": tv.words}
 
 
 if __name__ == "__main__":

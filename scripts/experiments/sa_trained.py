@@ -59,7 +59,6 @@ from scripts.common.attention import LN49, entropy_rows
 from scripts.common.shapes import GRID, N_PATCHES, PATCH, SIZE, draw, make_shape, on_shape, patches, standardize
 from scripts.common.shapes import SEEDS as SEEDS_OF_SHAPES
 from scripts.common.training import Stopwatch, deterministic, map_seeds, over_seeds, seconds_per_seed
-from scripts.common.weights import parameters
 
 SEED = 13                   # the images, and the model the pictures show
 SEEDS = (13, 14, 15, 16, 17)   # every trained number is reported over these (mean, range)
@@ -70,7 +69,7 @@ D, HEADS, MLP = 16, 4, 64
 SETTLED = 0.8               # "the map is mostly set": this share of the entropy's fall is behind it
 SIZES = (12, SIZE)          # the side of the shape's square, in pixels
 NOISE = 0.1
-LAST_TRAINING = {}          # the last training's Stopwatch, for measure(), and the pictured model, for export()
+LAST_TRAINING = {}          # the last training's Stopwatch, for measure() (never in the data)
 
 
 def images(n: int, rng: np.random.Generator):
@@ -162,9 +161,8 @@ def data() -> tuple:
     return x_tr, y_tr, x_te, y_te, m_te
 
 
-def train(seed: int) -> tuple[dict, dict, Stopwatch, dict]:
-    """Train once with `seed` (initial weights, batch order); return (measurements, examples, seconds,
-    the trained parameters)."""
+def train(seed: int) -> tuple[dict, dict, Stopwatch]:
+    """Train once with `seed` (initial weights, batch order); return (measurements, examples, seconds)."""
     watch = Stopwatch()
     x_tr, y_tr, x_te, y_te, m_te = data()
     with deterministic(seed):
@@ -190,7 +188,7 @@ def train(seed: int) -> tuple[dict, dict, Stopwatch, dict]:
             examples[s]["on_shape_patches"] = [int(i) for i in np.flatnonzero(ex_on[s])]
         share = float(m_te.mean())
         params = sum(p.numel() for p in model.parameters())
-    return {"checkpoints": checkpoints, "patch_share": share, "params": params}, examples, watch, parameters(model)
+    return {"checkpoints": checkpoints, "patch_share": share, "params": params}, examples, watch
 
 
 def _mean(example: dict, state: str, key: str) -> float:
@@ -225,10 +223,9 @@ def summary(result: dict, examples: dict) -> dict:
 
 def compute() -> dict:
     runs = dict(zip(SEEDS, map_seeds(train, SEEDS)))
-    LAST_TRAINING["watch"] = [w for _, _, w, _ in runs.values()]
-    LAST_TRAINING["parameters"] = runs[SEED][3]
+    LAST_TRAINING["watch"] = [w for _, _, w in runs.values()]
     per_seed = [{"seed": seed, **summary(*runs[seed][:2])} for seed in SEEDS]
-    result, examples, _, _ = runs[SEED]
+    result, examples, _ = runs[SEED]
     return {
         "seed": SEED, "seeds": list(SEEDS), "n_seeds": len(SEEDS),
         "n_train": N_TRAIN, "n_test": N_TEST, "epochs": EPOCHS, "batch": BATCH, "lr": LR,
@@ -257,16 +254,6 @@ def measure() -> dict:
         compute()
     return {**seconds_per_seed(LAST_TRAINING["watch"]), "epochs": EPOCHS,
             "n_train": N_TRAIN, "n_seeds": len(SEEDS)}
-
-
-def export() -> dict:
-    """The pictured model (SEED) for the page's own forward pass (overrides/assets/js/tiny-models.js): the
-    set-up it needs and the trained parameters (the last compute() in this process, else a fresh run)."""
-    if "parameters" not in LAST_TRAINING:
-        compute()
-    return {"seed": SEED, "tensors": LAST_TRAINING["parameters"], "dtype": "float32",
-            "config": {"size": SIZE, "patch": PATCH, "d": D, "heads": HEADS, "mlp": MLP,
-                       "classes": list(SHAPES), "ln_eps": nn.LayerNorm(D).eps}}
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 // The course's two trained models, run in the page: the vision transformer of the self-attention lesson
 // (scripts/experiments/sa_trained.py, TinyViT) and the Persian→English translator of the cross-attention
-// lesson (scripts/experiments/ca_trained.py, Translator). Their weights come from the build
-// (generated/models/<experiment>.js, written by scripts/run.py: a script that adds the model to
-// globalThis.courseModels, so it loads from file:// too). This file only computes; it draws nothing.
+// lesson (scripts/experiments/ca_trained.py, Translator). A model is {config, weights, ...} as
+// tests/test_tiny_models.py encodes it from the torch module (a script adding it to globalThis.courseModels
+// loads from file:// too). No page uses this yet: the build does not ship trained weights until they are the
+// same bytes on every CPU (issue 26). This file only computes; it draws nothing.
 //
 // Every number is a float32, as the exported weights are: each result is stored in a Float32Array, and a
 // sum runs in JavaScript's double and is rounded once when stored. tests/test_tiny_models.py runs this
@@ -12,8 +13,8 @@
 
   // ── The weights ────────────────────────────────────────────────────────────────────────────────────
   // The model file holds every tensor's numbers one after another, as bytes in base64: first the most
-  // significant byte of every number, then the next byte of every number, … (scripts/common/weights.py says
-  // why); "tensors" gives each one's shape and where it starts. A number is a float32 (4 bytes) or a
+  // significant byte of every number, then the next byte of every number, … (the bytes of sign and
+  // exponent, alike from one number to the next, then compress well); "tensors" gives each one's shape and where it starts. A number is a float32 (4 bytes) or a
   // float16 (2 bytes: sign, 5 exponent bits, 10 fraction bits), turned into a float32 here.
   function float16(bits) {
     const sign = bits >> 15 ? -1 : 1, exponent = (bits >> 10) & 31, fraction = bits & 1023;
