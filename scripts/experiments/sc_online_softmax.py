@@ -170,14 +170,21 @@ def exact_attention(q, k, v):
     return (p / p.sum(axis=1, keepdims=True)) @ v
 
 
-def compute() -> dict:
-    rng = np.random.default_rng(SEED)
+def worst_softmax_diff(rng) -> float:
+    """The largest relative difference between online and exact softmax over ROWS random rows of each length
+    in LENGTHS, each cut into each block size in BLOCKS (draws from `rng` in that order)."""
     worst = 0.0
     for _ in range(ROWS):
         for n in LENGTHS:
             x = rng.normal(0, 3, n)
             for b in BLOCKS:
                 worst = max(worst, rel_diff(online_softmax(x, b)[0], exact_softmax(x)))
+    return worst
+
+
+def compute() -> dict:
+    rng = np.random.default_rng(SEED)
+    worst = worst_softmax_diff(rng)
     big = np.array([1000.0, 998.0, 1001.5, 999.0, 1003.0])
     with np.errstate(over="ignore", invalid="ignore"):
         naive = np.exp(big) / np.exp(big).sum()
@@ -227,19 +234,11 @@ def compute() -> dict:
             "sources": {"online_softmax": citation("milakov2018"), "flash_attention": citation("dao2022")}}
 
 
-LAST = {}
-
-
 def measure() -> dict:
     """The size of the float64 rounding differences themselves, on this machine (the data states only
     that they stay below NOISE_BOUND)."""
     rng = np.random.default_rng(SEED)
-    worst = 0.0
-    for _ in range(ROWS):
-        for n in LENGTHS:
-            x = rng.normal(0, 3, n)
-            for b in BLOCKS:
-                worst = max(worst, rel_diff(online_softmax(x, b)[0], exact_softmax(x)))
+    worst = worst_softmax_diff(rng)
     q, k, v = (rng.normal(0, 1, (ATT_N, ATT_D)) for _ in range(3))
     ref = exact_attention(q, k, v)
     att = max(float(np.abs(tiled_attention(q, k, v, s) - ref).max()) / float(np.abs(ref).max()) for s in ATT_SRAM)
