@@ -17,7 +17,7 @@ site: data offline pdf
 
 ## test: the whole suite (builds what it needs, installs Debian's chromium when missing), on both cores
 test: site browser
-	$(PY) -m pytest -q -n 2 --dist loadfile tests
+	$(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder tests
 
 ## check: the everyday tier, no browser, no built site, no subprocess build (tests/conftest.py: tiers)
 check: $(VENV) $(VENDOR)

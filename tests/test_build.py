@@ -116,11 +116,8 @@ print(f"{{x}}")  # {{ v: nope/fenced }}
 '''
 
 
-def test_references_in_code_stay_as_written(tmp_path):
-    docs, _ = copy_docs(tmp_path, CODE, RTL_HOME)
-    proc = build(docs, tmp_path / "site")
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    html = (tmp_path / "site/fa/index.html").read_text(encoding="utf-8")
+def test_references_in_code_stay_as_written(altered_site):
+    html = (altered_site / "fa/index.html").read_text(encoding="utf-8")
     for literal in ("{{ v: nope/inline }}", "nope/fenced", "{{ v: nope/tilde", "{{ v: nope/indented }}",
                     "{{ v: nope/in_list_code }}"):
         assert literal in html, f"{literal!r} should be shown as written"
@@ -151,14 +148,30 @@ def hostile_project(tmp_path) -> Path:
     return proj / "docs"
 
 
-def test_strings_reach_html_escaped_for_their_place(tmp_path):
-    proc = build(hostile_project(tmp_path), tmp_path / "site")
+# One strict build of a copy altered three ways serves the three tests below (each a full build on its own):
+# hostile strings, references inside code on the right-to-left home, and plural nouns after a number.
+PLURAL = {"uk": "параметр,параметри,параметрів", "fa": "پارامتر"}
+
+
+@pytest.fixture(scope="module")
+def altered_site(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("altered")
+    docs = hostile_project(tmp)
+    for page, extra in ((RTL_HOME, CODE), *((f"{lang}/index.md", "{{ v: sa_trained/params | ,d plural: %s }}" % forms)
+                                           for lang, forms in PLURAL.items())):
+        target = docs / page
+        target.write_text(target.read_text(encoding="utf-8") + "\n\n" + extra + "\n", encoding="utf-8")
+    proc = build(docs, tmp / "site")
     assert proc.returncode == 0, proc.stderr[-3000:]
+    return tmp / "site"
+
+
+def test_strings_reach_html_escaped_for_their_place(altered_site):
     from conftest import page_citing, page_with_chart
     shown = (page_with_chart("sa_heads"), page_citing("table: sa_scaling/by_d"))  # the hostile title, header, tip
     for lang in course.codes():
         page = f"{lang}: {', '.join(shown)}"
-        html = "".join((tmp_path / "site" / course.page_path(lang, p) / "index.html").read_text(encoding="utf-8")
+        html = "".join((altered_site / course.page_path(lang, p) / "index.html").read_text(encoding="utf-8")
                        for p in dict.fromkeys(shown))
         assert "<img src=x" not in html and "<script>alert" not in html, f"{page}: a string went live as markup"
         assert "onerror=alert(1)" in html  # shown as text, escaped
@@ -172,20 +185,13 @@ def test_strings_reach_html_escaped_for_their_place(tmp_path):
         assert re.search(r'data-tip="&lt;img src=x onerror=alert\(1\)&gt; \| &quot;q&quot; &#x27;a&#x27;', html)
 
 
-def test_a_noun_after_a_number_agrees_with_it_in_each_language(tmp_path):
+def test_a_noun_after_a_number_agrees_with_it_in_each_language(altered_site):
     """{{ v: … | plural: forms }}: the number, a no-break space and the form the language's rule picks."""
     import json
     from scripts.common import numfmt
     value = json.loads((ROOT / "generated/data/sa_trained.json").read_text(encoding="utf-8"))["params"]
-    forms = {"uk": "параметр,параметри,параметрів", "fa": "پارامتر"}
-    docs, _ = copy_docs(tmp_path, "{{ v: sa_trained/params | ,d plural: %s }}" % forms["fa"], "fa/index.md")
-    uk = docs / "uk" / "index.md"
-    uk.write_text(uk.read_text(encoding="utf-8") + "\n\n{{ v: sa_trained/params | ,d plural: %s }}\n" % forms["uk"],
-                  encoding="utf-8")
-    proc = build(docs, tmp_path / "site")
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    for lang, page in (("uk", tmp_path / "site/index.html"), ("fa", tmp_path / "site/fa/index.html")):
-        noun = numfmt.plural(value, forms[lang].split(","), lang)
+    for lang, page in (("uk", altered_site / "index.html"), ("fa", altered_site / "fa/index.html")):
+        noun = numfmt.plural(value, PLURAL[lang].split(","), lang)
         shown = numfmt.fmt(value, ",d", lang) + "</span></a>\u00a0" + noun
         assert shown in page.read_text(encoding="utf-8"), f"{lang}: {shown!r} not in the page"
 
