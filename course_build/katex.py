@@ -37,8 +37,14 @@ FONT_CACHE = ROOT / ".cache" / "math-font"
 TAG = re.compile(r"<[^>]*>")
 ANNOTATION = re.compile(r"<annotation\b.*?</annotation>", re.S)     # the TeX source: kept, never drawn
 NUMBER = re.compile(r"(<(mn|mtext)>)([^<]*)(</\2>)")
-# a one-letter <mi> is drawn in the Mathematical Italic block (MathML's math-auto): the font needs those
-MATH_ITALIC = [range(0x1D434, 0x1D468), range(0x1D6E2, 0x1D71C), [0x210E]]
+# a one-letter <mi> is drawn in the Mathematical Italic block (MathML's math-auto): the font needs the italic
+# forms of the letters the formulas write so (a fifth of the font was the whole block: Greek, capitals nobody writes)
+ONE_LETTER = re.compile(r"<mi>([^<])</mi>")
+ITALIC_FROM = {**{chr(0x41 + i): 0x1D434 + i for i in range(26)}, **{chr(0x61 + i): 0x1D44E + i for i in range(26)},
+               "h": 0x210E,  # the block's hole: Planck's constant stands in for italic h
+               **{chr(0x391 + i): 0x1D6E2 + i for i in range(25)}, **{chr(0x3B1 + i): 0x1D6FC + i for i in range(25)},
+               "∇": 0x1D6FB, "∂": 0x1D715, "ϵ": 0x1D716, "ϑ": 0x1D717, "ϰ": 0x1D718, "ϕ": 0x1D719, "ϱ": 0x1D71A,
+               "ϖ": 0x1D71B, "ϴ": 0x1D6F3}
 # drawn from markup, not text: <msqrt> takes the font's √ (and its taller variants), stretchy fences and
 # bars take theirs; the invisible operators KaTeX writes
 DRAWN = [0x221A, 0x2016, 0x2223, 0x2225, 0x27E8, 0x27E9, 0x2308, 0x2309, 0x230A, 0x230B, 0x23DE, 0x23DF,
@@ -52,10 +58,18 @@ def text_chars(html: str) -> int:
     """Characters of running text in an HTML fragment (tags dropped, white space collapsed)."""
     return len(" ".join(TAG.sub(" ", html).split()))
 used_chars: set[str] = set()  # every character the rendered formulas show, over the whole build
+italic_chars: set[int] = set()  # the italic forms of the one-letter <mi> they write, over the whole build
 
 
 def on_pre_build(config, **kwargs) -> None:
     used_chars.clear()
+    italic_chars.clear()
+
+
+def italic_forms(mathml: str) -> set[int]:
+    """The Mathematical Italic characters a browser draws for a formula's one-letter identifiers (an <mi> with
+    a mathvariant, e.g. "normal", is drawn as written and its letter is in used_chars)."""
+    return {ITALIC_FROM[c] for c in ONE_LETTER.findall(mathml) if c in ITALIC_FROM}
 
 
 @functools.cache
@@ -146,6 +160,7 @@ def on_post_page(content: str, page, config, **kwargs) -> str:
     out = [localized(h, lang) for h in render(items, f"docs/{page.file.src_uri}")]
     for h in out:
         used_chars.update(html.unescape(TAG.sub("", ANNOTATION.sub("", h))))
+        italic_chars.update(italic_forms(html.unescape(ANNOTATION.sub("", h))))
     rendered = iter(out)
     content = MATH.sub(lambda m: (f'<div class="math">{next(rendered)}</div>' if m.group(1) == "div"
                                   else f'<span class="math">{next(rendered)}</span>'), content)
@@ -168,13 +183,14 @@ def preload_first_fonts(content: str, page, config) -> str:
 
 
 def on_post_build(config, **kwargs) -> None:
-    """Cut the math font the site ships to the characters its formulas use, their italic forms, and ASCII
+    """Cut the math font the site ships to the characters its formulas use, the italic forms of their one-letter
+    identifiers, and ASCII
     (so a fallback never misses a Latin letter or digit); the font's MATH table keeps the stretchy variants."""
     from fontTools import subset as ft
     dest = Path(config["site_dir"]) / SITE_FONT
     if not dest.is_file():
         return
-    codes = {ord(c) for c in used_chars} | set(range(0x20, 0x7F)) | set(DRAWN) | {c for r in MATH_ITALIC for c in r}
+    codes = {ord(c) for c in used_chars} | set(range(0x20, 0x7F)) | set(DRAWN) | italic_chars
     unicodes = ",".join(f"U+{c:04X}" for c in sorted(codes))
     # the font package's version (in its package.json) names the font
     key = hashlib.sha256((unicodes + (FONT.parent.parent / "package.json").read_text()).encode()).hexdigest()[:16]

@@ -146,3 +146,24 @@ def test_fonts_of_a_formula_near_the_first_screen_are_preloaded_and_used(context
     assert p.evaluate("document.querySelectorAll('link[rel=preload][href*=\"/math/\"]').length") == 0
     assert p.locator(".katex").count() == 0, "the glossary now has a formula: pick another page without one"
     p.close()
+
+
+def test_the_math_font_draws_every_formula_character(site_dir):
+    """course_build/katex.py cuts the math font to what the formulas show: every character of every built page's
+    formulas (the TeX annotation left out) and the italic form a browser draws for each one-letter identifier
+    (MathML's math-auto) are in the served font, or are characters it never had (Persian digits: the page font)."""
+    import html as html_
+    import io
+    from fontTools.ttLib import TTFont
+    from course_build import katex
+    served = set(TTFont(io.BytesIO((site_dir / katex.SITE_FONT).read_bytes())).getBestCmap())
+    pinned = set(TTFont(str(katex.FONT)).getBestCmap())
+    missing = {}
+    for page in site_dir.rglob("*.html"):
+        for m in re.finditer(r"<math\b.*?</math>", page.read_text(encoding="utf-8"), re.S):
+            formula = html_.unescape(katex.ANNOTATION.sub("", m.group(0)))
+            wanted = {ord(c) for c in katex.TAG.sub("", formula)} | katex.italic_forms(formula)
+            for c in (wanted & pinned) - served:
+                missing.setdefault(chr(c), page.relative_to(site_dir).as_posix())
+    assert not missing, f"the served math font lacks {missing}"
+    assert len(served) < 0.8 * len(pinned) or len(pinned) < 300, "the math font is no longer cut"

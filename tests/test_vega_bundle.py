@@ -112,22 +112,24 @@ def test_every_spec_has_what_it_needs_in_the_bundle():
 
 
 def test_the_check_sees_what_the_bundle_leaves_out():
-    """A spec using left-out pieces (a force layout, a geo function, a d3 palette, an unknown mark)
-    is caught by name; a spec using common pieces is not."""
+    """A spec using left-out pieces (a force layout, a geo function, a d3 palette, an unknown mark, a time
+    scale, a date format) is caught by name; a spec using common pieces is not."""
     spec = {
         "$schema": "https://vega.github.io/schema/vega/v6.json",
         "signals": [{"name": "area", "update": "geoArea(null, {'type': 'Sphere'}) + floor(2.5)"}],
         "data": [{"name": "d", "values": [{"x": 1}],
-                  "transform": [{"type": "force"}, {"type": "formula", "expr": "format(datum.x, 'f(x)')", "as": "y"}]}],
+                  "transform": [{"type": "force"}, {"type": "formula", "expr": "format(datum.x, 'f(x)')", "as": "y"},
+                                {"type": "formula", "expr": "timeFormat(datum.x, '%Y')", "as": "z"}]}],
         "scales": [{"name": "c", "type": "ordinal", "range": {"scheme": "category10"}, "domain": [1]},
-                   {"name": "b", "type": "linear", "range": {"scheme": "blues"}, "domain": [0, 1]}],
+                   {"name": "b", "type": "linear", "range": {"scheme": "blues"}, "domain": [0, 1]},
+                   {"name": "t", "type": "time", "range": [0, 1], "domain": [0, 1]}],
         "marks": [{"type": "wordcloud"}, {"type": "rect"}],
     }
     found = needs(spec)
-    assert found["fn"] == {"geoArea", "floor", "format"}, found["fn"]  # nothing from inside 'f(x)'
+    assert found["fn"] == {"geoArea", "floor", "format", "timeFormat"}, found["fn"]  # nothing from inside 'f(x)'
     missing, errors = ask_bundle({"made-up": spec})
-    assert missing == {"transform": {"force"}, "scale": set(), "scheme": {"category10"},
-                       "mark": {"wordcloud"}, "fn": {"geoArea"}}, missing
+    assert missing == {"transform": {"force"}, "scale": {"time"}, "scheme": {"category10"},
+                       "mark": {"wordcloud"}, "fn": {"geoArea", "timeFormat"}}, missing
     assert "made-up" in errors  # and Vega itself refuses it
 
 

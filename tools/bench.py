@@ -229,9 +229,10 @@ def stock_site(site: Path, dest: Path) -> bytes:
     return stock
 
 
-def measure_bytes(site: Path, pages=None) -> list[dict]:
+def measure_bytes(site: Path, pages=None, resources: bool = False) -> list[dict]:
     """first-view and all-in gzip KB of every page, as bench_pages measures them (cold cache, 1280×900, read
-    to the end a screen at a time), and whether every chart drew (no timings, no slider: quick)."""
+    to the end a screen at a time), and whether every chart drew (no timings, no slider: quick); `resources`:
+    each row also lists the first view's responses, [url path, gzip bytes] (first_view_breakdown sorts them)."""
     from playwright.sync_api import sync_playwright
     server, base = start(site)
     rows = []
@@ -255,6 +256,7 @@ def measure_bytes(site: Path, pages=None) -> list[dict]:
             pg.wait_for_load_state("networkidle")
             pg.wait_for_timeout(500)
             first_view = sum(s[1] for s in sizes) / 1024
+            first_resources = [[u.removeprefix(base), n] for u, n in sizes]
             pg.evaluate(READ_TO_END_JS)
             charts = pg.evaluate("document.querySelectorAll('.chart-view').length")
             try:
@@ -264,11 +266,47 @@ def measure_bytes(site: Path, pages=None) -> list[dict]:
                 drawn = pg.evaluate("document.querySelectorAll('.chart-view[data-rendered=\"1\"]').length")
             pg.wait_for_load_state("networkidle")
             rows.append({"page": f"{lang}/{page}", "first_view_kb": first_view, "all_in_kb": sum(s[1] for s in sizes) / 1024,
-                         "charts": charts, "drawn": drawn, "errors": errors[:3]})
+                         "charts": charts, "drawn": drawn, "errors": errors[:3],
+                         **({"first_view_resources": first_resources} if resources else {})})
             ctx.close()
         browser.close()
     server.shutdown()
     return rows
+
+
+# What a first view is made of: each response's path, the first matching pattern names its kind.
+KINDS = (("Vega bundle", r"/vendor/vega/"), ("chart spec + data", r"/assets/charts/"),
+         ("font: math", r"/vendor/math/"), ("font: Persian page", r"/vendor/vazirmatn/"),
+         ("font: chart", r"/vendor/dejavu/"), ("font: Material/other", r"\.woff2?$"),
+         ("Material JS", r"/assets/javascripts/"), ("Material CSS", r"/assets/stylesheets/"),
+         ("our JS", r"/assets/(js|code|solutions)/.*\.js$"), ("our CSS", r"/assets/css/"),
+         ("images", r"\.(svg|png|jpe?g|webp|ico|gif)$"), ("HTML", r"(/|\.html)$"), ("other", r""))
+
+
+def kind_of(path: str) -> str:
+    import re
+    path = "/" + path.split("?")[0].split("#")[0]
+    return next(name for name, pattern in KINDS if re.search(pattern, path))
+
+
+def first_view_breakdown(site: Path, pages) -> list[dict]:
+    """measure_bytes on `pages`, each page's first view summed by kind of resource (gzip KB)."""
+    rows = measure_bytes(site, pages, resources=True)
+    for r in rows:
+        kinds = {}
+        for path, n in r["first_view_resources"]:
+            kinds[kind_of(path)] = kinds.get(kind_of(path), 0) + n / 1024
+        r["first_view_kinds"] = kinds
+    return rows
+
+
+def print_breakdown(rows: list[dict]) -> None:
+    kinds = [k for k, _ in KINDS if any(k in r["first_view_kinds"] for r in rows)]
+    print(f"\n| page | first view gzip KB (≤{BUDGET['first_view_kb']}) | " + " | ".join(kinds) + " |")
+    print("|---|--:|" + "--:|" * len(kinds))
+    for r in rows:
+        print(f"| {r['page']} | {mark(r['first_view_kb'], BUDGET['first_view_kb'])} | " +
+              " | ".join(f"{r['first_view_kinds'].get(k, 0):.1f}" for k in kinds) + " |")
 
 
 # One bespoke piece at a time swapped for its stock alternative, the rest as shipped: gzip KB of the chart code
@@ -496,6 +534,20 @@ def main_comparison(flag: str) -> int:
     return 0
 
 
+def main_first_view(pages: list[str]) -> int:
+    """`--first-view lang/page …` (no page: every page): each page's first view by kind of resource, on the built
+    site/ (SITE_DIR for another), written to bench/first-view.json."""
+    chosen = [tuple(p.split("/", 1)) for p in pages] or None
+    rows = first_view_breakdown(Path(os.environ.get("SITE_DIR", ROOT / "site")), chosen)
+    (ROOT / "bench").mkdir(exist_ok=True)
+    (ROOT / "bench" / "first-view.json").write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
+    print_breakdown(rows)
+    print("\nwritten: bench/first-view.json")
+    return 0
+
+
 if __name__ == "__main__":
+    if "--first-view" in sys.argv:
+        sys.exit(main_first_view([a for a in sys.argv[1:] if not a.startswith("--")]))
     flag = next((a for a in sys.argv[1:] if a in COMPARISONS), None)
     sys.exit(main_comparison(flag) if flag else main())

@@ -47,7 +47,8 @@ def subset(src: Path, dest: Path, unicodes: str = UNICODES) -> None:
 # Our Vega (tools/vega/vega.js) stands in for the "vega" package; these modules, should anything import
 # them again, are replaced by the stand-ins of tools/vega/absent.js (what each one was for is written there).
 VEGA_BUNDLE = "vega/vega-course.min.js"
-VEGA_ABSENT = ("vega-lite", "vega-interpreter", "vega-themes", "d3-geo", "d3-scale-chromatic", "topojson-client")
+VEGA_ABSENT = ("vega-lite", "vega-interpreter", "vega-themes", "d3-geo", "d3-scale-chromatic", "topojson-client",
+               "d3-time", "d3-time-format", "vega-time")
 
 
 def bundle_vega() -> None:

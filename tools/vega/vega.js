@@ -59,10 +59,10 @@ import {transform} from 'vega-dataflow';
 import {codeGenerator} from 'vega-functions';
 import {Marks} from 'vega-scenegraph';
 import {isValidScaleType, scheme} from 'vega-scale';
-import {ABSENT_FUNCTIONS} from './absent.js';
+import {ABSENT_FUNCTIONS, ABSENT_SCALES} from './absent.js';
 export const bundled = {
   transform: name => !!transform(name),
-  scale: type => isValidScaleType(type),
+  scale: type => isValidScaleType(type) && !ABSENT_SCALES.includes(type),
   scheme: name => { const s = scheme(name); return !!s && (typeof s === 'function' || s.length > 0); },
   mark: type => Object.prototype.hasOwnProperty.call(Marks, type),
   fn: name => Object.prototype.hasOwnProperty.call(codeGenerator.functions, name) && !ABSENT_FUNCTIONS.includes(name)
