@@ -192,12 +192,14 @@ def local_url(offline_root: Path, lang: str, page: str) -> str:
     return (offline_root / course.offline_path(lang, page)).as_uri()
 
 
-def open_page(context, where, lang, page, *, init_script=None, only_this_site=False, timeout=30000):
+def open_page(context, where, lang, page, *, init_script=None, only_this_site=False, timeout=30000, charts=True):
     """How every browser test opens a page, served (`where` is the base URL) or from the offline copy
     on disk (`where` is its folder, a Path): console and page errors gathered in `p.errors`, the HTTP
     status checked when served, every chart rendered before it returns. `init_script` runs before the
     page's own scripts (e.g. a stored palette); with `only_this_site`, requests leaving the site (or,
-    from disk, leaving the disk) are aborted and listed in `p.outside`."""
+    from disk, leaving the disk) are aborted and listed in `p.outside`.
+    A test that reads only the text passes `charts=False`: the page loaded with its fonts, charts left to draw
+    as a reader's scrolling would ask (drawing every chart is most of a page's cost in the suite)."""
     from urllib.parse import urlparse
     offline = isinstance(where, Path)
     p = context.new_page()
@@ -221,7 +223,10 @@ def open_page(context, where, lang, page, *, init_script=None, only_this_site=Fa
     else:
         resp = p.goto(page_url(where, lang, page))
         assert resp.ok, f"{lang}/{page}: HTTP {resp.status}"
-    p.wait_for_function(RENDERED, timeout=timeout)
+    if charts:
+        p.wait_for_function(RENDERED, timeout=timeout)
+    else:
+        p.evaluate("document.fonts.ready.then(() => true)")
     return p
 
 

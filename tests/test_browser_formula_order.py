@@ -65,19 +65,22 @@ DRAWN_TEXT = """() => [...document.querySelectorAll('article math')].map(m => {
 })"""
 
 
-def _open(context, base_url, lang, page):
-    p = open_page(context, base_url, lang, page)
-    assert p.evaluate(PREPARE), f"{lang}/{page}: a solution did not load"
-    return p
+@pytest.fixture(scope="module")
+def read(context, base_url):
+    """What each script reads from a page laid out for reading (solutions loaded, every block open), the page
+    opened once for the three tests below and without drawing its charts (they read formulas and text)."""
+    seen = {}
 
-
-def _read(context, base_url, lang, page, script):
-    """What `script` reads from the page laid out for reading (_open), the page closed after."""
-    p = _open(context, base_url, lang, page)
-    try:
-        return p.evaluate(script)
-    finally:
-        p.close()
+    def get(lang, page, script):
+        if (lang, page) not in seen:
+            p = open_page(context, base_url, lang, page, charts=False)
+            try:
+                assert p.evaluate(PREPARE), f"{lang}/{page}: a solution did not load"
+                seen[lang, page] = {s: p.evaluate(s) for s in (UNITS, DRAWN_TEXT, LINK_WORDS)}
+            finally:
+                p.close()
+        return seen[lang, page][script]
+    return get
 
 
 def _same_line(a, b) -> bool:
@@ -86,8 +89,8 @@ def _same_line(a, b) -> bool:
 
 @pytest.mark.parametrize("lang", RTL)
 @pytest.mark.parametrize("page", pages())
-def test_formula_and_its_number_read_left_to_right(context, base_url, lang, page):
-    units = _read(context, base_url, lang, page, UNITS)
+def test_formula_and_its_number_read_left_to_right(read, lang, page):
+    units = read(lang, page, UNITS)
     wrong = []
     for u in units:
         pieces = u["pieces"]
@@ -111,8 +114,8 @@ def test_formula_and_its_number_read_left_to_right(context, base_url, lang, page
 
 @pytest.mark.parametrize("lang", OTHER_DIGITS)
 @pytest.mark.parametrize("page", pages())
-def test_formulas_draw_the_pages_digits(context, base_url, lang, page):
-    maths = _read(context, base_url, lang, page, DRAWN_TEXT)
+def test_formulas_draw_the_pages_digits(read, lang, page):
+    maths = read(lang, page, DRAWN_TEXT)
     latin = [f"${m['tex']}$ draws «{m['drawn']}»" for m in maths if re.search(r"[0-9]", m["drawn"])]
     assert not latin, f"{lang}/{page}: Latin digits in {len(latin)} formulas:\n" + "\n".join(latin)
 
@@ -141,10 +144,10 @@ LINK_WORDS = r"""() => {
 
 @pytest.mark.parametrize("lang", RTL)
 @pytest.mark.parametrize("page", [p for p in pages() if p != "index"])
-def test_words_in_a_number_read_in_the_pages_direction(context, base_url, lang, page):
+def test_words_in_a_number_read_in_the_pages_direction(read, lang, page):
     """A value written in words of the page («۹ آذر ۱۴۰۵», measured dates) reads right to left like its
     sentence: each word is drawn left of the one before it."""
-    links = _read(context, base_url, lang, page, LINK_WORDS)
+    links = read(lang, page, LINK_WORDS)
     wrong = [f"«{l['text']}»: «{b['text']}» drawn right of «{a['text']}», which comes before it"
              for l in links for a, b in zip(l["words"], l["words"][1:])
              if _same_line(a, b) and b["r"] > a["l"] + 0.5]

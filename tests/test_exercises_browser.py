@@ -19,12 +19,13 @@ def ui(lang):
 @pytest.fixture(scope="module")
 def exercise_page(context, base_url, offline_copy):
     """A lesson served ("online") or from the offline copy ("offline"), its exercises ready; opened once
-    per module and shared: each test answers its own exercises, and re-answering one is what readers do."""
+    per module and shared: each test answers its own exercises, and re-answering one is what readers do.
+    Its charts draw as scrolling nears them, as for a reader (the exercises need none)."""
     opened = {}
 
     def get(where, lang, lesson):
         if (where, lang, lesson) not in opened:
-            p = open_page(context, base_url if where == "online" else offline_copy, lang, lesson)
+            p = open_page(context, base_url if where == "online" else offline_copy, lang, lesson, charts=False)
             p.wait_for_function("window.courseExercises")  # the forms come as their exercises near the screen
             opened[where, lang, lesson] = p
         return opened[where, lang, lesson]

@@ -82,7 +82,7 @@ def test_solved_exercise_is_kept_counted_in_every_language_and_forgotten(fresh, 
     chapter = course.chapter_of(page)
     m = len(checked_in(chapter))
     assert EXERCISE in checked_in(chapter) and m > 1
-    p = ready(open_page(fresh, where, lang, page))
+    p = ready(open_page(fresh, where, lang, page, charts=False))
     assert badge(p, EXERCISE) == (None, [])
     solve(p, EXERCISE)
     assert badge(p, EXERCISE) == ("true", [words(lang)["solved"]])
@@ -95,14 +95,14 @@ def test_solved_exercise_is_kept_counted_in_every_language_and_forgotten(fresh, 
     p.close()
     # the chapter's overview counts it, in every language (the ids are the same in each)
     for other in LANGS:
-        o = ready(open_page(fresh, where, other, chapter))
+        o = ready(open_page(fresh, where, other, chapter, charts=False))
         assert count(o) == expected(other, 1, m)
         if other == "fa":
             assert not re.search(r"[0-9]", count(o)) and "۱" in count(o), count(o)
         assert not errors(o), errors(o)
         o.close()
     # one button forgets: the count drops to nothing solved, the storage is empty, the exercise is unmarked
-    o = ready(open_page(fresh, where, lang, chapter))
+    o = ready(open_page(fresh, where, lang, chapter, charts=False))
     forget = o.locator(".chapter-progress__forget")
     assert forget.inner_text().strip() == words(lang)["forget"]
     forget.click()
@@ -112,7 +112,7 @@ def test_solved_exercise_is_kept_counted_in_every_language_and_forgotten(fresh, 
     ready(o)
     assert count(o) == expected(lang, 0, m)
     o.close()
-    p = ready(open_page(fresh, where, lang, page))
+    p = ready(open_page(fresh, where, lang, page, charts=False))
     assert badge(p, EXERCISE) == (None, [])
     p.close()
 
@@ -120,7 +120,7 @@ def test_solved_exercise_is_kept_counted_in_every_language_and_forgotten(fresh, 
 @pytest.mark.parametrize("lang", LANGS)
 def test_progress_does_not_print(fresh, base_url, lang):
     chapter = course.chapter_of(page_citing(f"exercise: {EXERCISE}"))
-    o = ready(open_page(fresh, base_url, lang, chapter))
+    o = ready(open_page(fresh, base_url, lang, chapter, charts=False))
     assert count(o) == expected(lang, 0, len(checked_in(chapter)))
     o.emulate_media(media="print")
     assert o.locator(".chapter-progress").is_hidden(), "paper shows no progress of this browser"
