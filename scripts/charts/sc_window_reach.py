@@ -47,7 +47,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
 
 
 def _layer_label(t: dict, lang: str) -> str:
-    return f"replace({js(t['layer_label'])}, '{{l}}', format(datum.value, 'd'))"
+    return f"replace({js(t['layer_label'])}, '{{l}}', format(datum.value, ',d'))"
 
 
 def table(data: dict, t: dict, lang: str) -> dict:
