@@ -279,6 +279,22 @@ def sc_online_rescale() -> dict:
                   old_part=l * rescale, t1=terms[0], t2=terms[1])
 
 
+def sc_online_exact() -> dict:
+    """Why online softmax ends exactly at softmax: after the last block m is the row's maximum and l the
+    sum of exp(s − m) over the whole row; checked on a row of the exercise's own (two blocks)."""
+    row, block = [0.5, 2.0, -1.0, 3.0], 2
+    m, l = -math.inf, 0.0
+    for i in range(0, len(row), block):
+        part = row[i:i + block]
+        m_new = max(m, *part)
+        l = l * math.exp(m - m_new) + sum(math.exp(x - m_new) for x in part)
+        m = m_new
+    online = [math.exp(x - m) / l for x in row]
+    exact = softmax(row)
+    return {"kind": "derivation", "m": m, "l": l, "w_last": online[-1], "w_last_exact": exact[-1],
+            "diff": max(abs(a - b) for a, b in zip(online, exact)), "s4": row[-1]}
+
+
 def sc_traffic_ratio() -> dict:
     """Standard attention moves 4N² + 4Nd numbers: the share of the N × N matrices S and P, N / (N + d)."""
     n, d = 1024, 128
@@ -311,7 +327,7 @@ EXERCISES = [sa_rf_layers, sa_weight_t4, sa_row_unchanged, sa_entropy, sa_dot_st
              ca_shape, ca_step_weight, ca_mask_choice, ca_causal_cells, ca_kv_count, ca_kv_why, ca_perceiver_ratio,
              sa_block_params, sa_block_zeros, sa_block_mask_row, sa_block_exp16,
              sc_causal_pairs, sc_cache_reuse, sc_cache_bytes, sc_cache_batch, sc_gqa_factor, sc_gqa_extremes,
-             sc_online_rescale, sc_traffic_ratio, sc_window_layers, sc_window_cache]
+             sc_online_rescale, sc_online_exact, sc_traffic_ratio, sc_window_layers, sc_window_cache]
 
 
 def compute() -> dict:
