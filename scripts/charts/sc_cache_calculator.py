@@ -15,11 +15,15 @@ from scripts.common import numfmt
 DATA = ["sc_cache_size"]
 CACHE, WEIGHTS = "#3f7fc6", "#d0603a"
 ROW = 1.0                 # y units between preset names
-FIELDS = ["layers", "heads", "kv_heads", "head_size", "bytes", "context"]
+FIELDS = ["layers", "heads", "kv_heads", "head_size", "bytes", "context"]     # the order of the controls
 
 # The one formula of the page, as the browser evaluates it (tests/test_scale_claims.py evaluates this
 # string against the experiment's bytes per token for every preset).
 BYTES_PER_TOKEN = "2 * cfg_layers * cfg_kv_heads * cfg_head_size * cfg_bytes"
+
+# An empty last line under the readout: a phone's narrow chart wraps a readout into more lines only on
+# the run after the one that sized the view, and this slack keeps the last wrapped line inside it.
+SPACER = (" ", dict(fontSize=28))
 
 
 def controls(cache: dict, t: dict, lang: str) -> alt.Parameter:
@@ -42,8 +46,9 @@ def controls(cache: dict, t: dict, lang: str) -> alt.Parameter:
     value = {"layers": first["layers"], "heads": first["heads"], "kv_heads": first["kv_heads"],
              "head_size": first["head_size"], "bytes": first["bytes_per_number"], "context": first["context"]}
     # only a click on a preset's name (its datum has the fields) sets the controls; a click elsewhere does nothing
-    return alt.selection_point(name="cfg", fields=FIELDS, value=[value], bind=bind, clear=False,
-                               on="click[datum && datum.layers]", toggle=False)
+    # the controls show in the order of the selection's fields, reversed
+    return alt.selection_point(name="cfg", fields=FIELDS[::-1], value=[value], bind=bind, clear=False,
+                               on="click[event.item && event.item.datum && event.item.datum.layers]", toggle=False)
 
 
 def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
@@ -129,11 +134,11 @@ def _readout(base: alt.Chart, t: dict) -> list[alt.Chart]:
                  pct=num("datum.total / datum.weights", ".1%"), ratio=num("datum.total / datum.weights", ",.1f"), model="datum.model")
     items = [(t["line_token"], dict(fontSize=13)), (t["line_total"], dict(fontSize=13)),
              (t["line_groups"], dict(fontSize=12))]
-    lines = lines_below(base, items, parts, top=12)
+    lines = lines_below(base, items + [SPACER], parts, top=12)
     ratios = [lines_below(base.transform_filter(f"datum.params > 0 && datum.total {op} datum.weights"),
-                          items + [(t[key], dict(fontSize=13, fontWeight="bold"))], parts, top=12)[-1]
+                          items + [(t[key], dict(fontSize=13, fontWeight="bold")), SPACER], parts, top=12)[-2:]
               for op, key in (("<", "line_less"), (">=", "line_more"))]
-    return lines + ratios
+    return lines + [layer for pair in ratios for layer in pair]
 
 
 def table(data: dict, t: dict, lang: str) -> dict:

@@ -13,6 +13,10 @@ DATA = ["sc_decoding"]
 CELL = "#3f7fc6"
 CACHED = "#d0603a"
 
+# An empty last line under the readout: a phone's narrow chart wraps a readout into more lines only on
+# the run after the one that sized the view, and this slack keeps the last wrapped line inside it.
+SPACER = (" ", dict(fontSize=28))
+
 
 def _word(token: str, t: dict) -> str:
     return t["special"].get(token.strip("<>"), token) if token.startswith("<") else token
@@ -52,9 +56,14 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
         color="#9e9e9e", opacity=0.18, stroke="white", strokeWidth=1).encode(x=x, y=y)
     later = base.transform_filter("datum.state == 'later' && datum.j <= datum.i").mark_rect(
         fill=None, stroke="#9e9e9e", strokeDash=[2, 2], strokeWidth=1, opacity=0.6).encode(x=x, y=y)
-    values = shown.transform_filter("datum.i == datum.pos").mark_text(fontSize=11, angle=0).encode(
-        x=x, y=y, text=alt.Text("w:Q", format=".2f"),
-        color=alt.condition("datum.w > 0.55", alt.value("white"), alt.value("black")))
+    # the new row's weights, where a cell is wide enough for them (not on a phone): white on a strong
+    # cell, the page's text colour on a pale one
+    row_values = shown.transform_filter(f"datum.i == datum.pos && width / {n} >= 34")
+    values = alt.layer(
+        row_values.transform_filter("datum.w > 0.55").mark_text(fontSize=11, color="white").encode(
+            x=x, y=y, text=alt.Text("w:Q", format=".2f")),
+        row_values.transform_filter("datum.w <= 0.55").mark_text(fontSize=11).encode(
+            x=x, y=y, text=alt.Text("w:Q", format=".2f")))
     row = base.transform_filter("datum.i == datum.pos && datum.j == 0").mark_rect(
         fill=None, stroke=CACHED, strokeWidth=2.5).encode(y=y, x=alt.value(0), x2=alt.value("width"))
     readout = _readout(base, steps, t)
@@ -68,14 +77,15 @@ def _readout(base: alt.Chart, steps: list[dict], t: dict) -> list[alt.Chart]:
     field = lambda key, f=js: pick([f(s[key]) for s in steps], "step - 1")  # noqa: E731
     top = lambda k: pick([js(_word(s["top"][k]["word"], t)) for s in steps], "step - 1")  # noqa: E731
     ptop = lambda k: num(pick([str(s["top"][k]["prob"]) for s in steps], "step - 1"), ".0%")  # noqa: E731
-    parts = dict(step=num("step", "d"), input=field("input", lambda w: js(_word(w, t))),
-                 next=field("next", lambda w: js(_word(w, t))), p=num(field("next_prob", str), ".0%"),
+    quoted = lambda w: js(_word(w, t) if w.startswith("<") else t["quote"].format(w=w))  # noqa: E731
+    parts = dict(step=num("step", "d"), input=field("input", quoted),
+                 next=field("next", quoted), p=num(field("next_prob", str), ".0%"),
                  tokens=num(field("cache_tokens", str), "d"), numbers=num(field("cache_numbers", str), ",d"),
                  per=num(str(steps[0]["cache_numbers"] // steps[0]["cache_tokens"]), "d"),
                  w1=top(0), p1=ptop(0), w2=top(1), p2=ptop(1), w3=top(2), p3=ptop(2))
     items = [(t["line_step"], dict(fontSize=13, fontWeight="bold")), (t["line_top"], dict(fontSize=12)),
              (t["line_cache"], dict(fontSize=13))]
-    return lines_below(one, items, parts, top=10)
+    return lines_below(one, items + [SPACER], parts, top=10)
 
 
 def table(data: dict, t: dict, lang: str) -> dict:

@@ -12,6 +12,10 @@ from scripts.charts._kit import label, lines_below, num, pick, single, vec
 DATA = ["sc_online_softmax"]
 BAR, EXACT, BLOCK = "#3f7fc6", "#d0603a", "#9e9e9e"
 
+# An empty last line under the readout: a phone's narrow chart wraps a readout into more lines only on
+# the run after the one that sized the view, and this slack keeps the last wrapped line inside it.
+SPACER = (" ", dict(fontSize=28))
+
 
 def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     tr = data["sc_online_softmax"]["trace"]
@@ -71,11 +75,11 @@ def _readout(weights: alt.Chart, tr: dict, t: dict, lang: str) -> list[alt.Chart
     later = [(t["line_block"], dict(fontSize=13, fontWeight="bold")), (t["line_max"], dict(fontSize=13)),
              (t["line_sum"], dict(fontSize=13))]
     last = len(steps)
-    out = [(t["line_out"], dict(fontSize=12))]
+    out = [(t["line_out"], dict(fontSize=12)), SPACER]
     return (lines_below(one.transform_filter("step == 1"), first + out, parts, top=12)
             + lines_below(one.transform_filter(f"step > 1 && step < {last}"), later + out, parts, top=12)
             + lines_below(one.transform_filter(f"step == {last}"),
-                          later + [(t["line_done"], dict(fontSize=12, fontWeight="bold"))], parts, top=12))
+                          later + [(t["line_done"], dict(fontSize=12, fontWeight="bold")), SPACER], parts, top=12))
 
 
 def table(data: dict, t: dict, lang: str) -> dict:

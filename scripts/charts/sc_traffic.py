@@ -8,12 +8,15 @@ dashed lines are the paper's orders of growth, Nd + N² and N²d²/M, drawn with
 """
 import altair as alt
 
-from scripts.charts._kit import bidi, hue_scale, label, lines_below, num, pick, power_axis, single
+from scripts.charts._kit import bidi, hue_scale, js, label, lines_below, num, pick, power_axis, single
 
 from scripts.common import numfmt
 
 DATA = ["sc_online_softmax"]
 HUES = {"tiled": "blue", "standard": "red", "theta": "grey"}
+# An empty last line under the readout: a phone's narrow chart wraps a readout into more lines only on
+# the run after the one that sized the view, and this slack keeps the last wrapped line inside it.
+SPACER = (" ", dict(fontSize=28))
 
 
 def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
@@ -26,16 +29,17 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     lines = [{"bc": r["bc"], "series": names[k], "kind": "theta" if k.startswith("theta") else k, "moved": r[k]}
              for r in rows for k in names]
     x = alt.X("bc:Q", title=t["x"], scale=alt.Scale(type="log", base=2, domain=[bcs[0], bcs[-1]], nice=False),
-              axis=alt.Axis(values=bcs[::2], format=",d", grid=False, labelFlush=True))
+              axis=alt.Axis(values=bcs[::2], format=",d", grid=False, labelFlush=True, labelOverlap="greedy",
+                                labelSeparation=6))
     y = alt.Y("moved:Q", title=t["y"], scale=alt.Scale(type="log", domain=[1e4, 1e9], nice=False),
               axis=power_axis(lang, range(4, 10), grid=True))
-    colour = alt.Color("series:N", title=None, legend=alt.Legend(orient="bottom-left", direction="vertical", labelLimit=320,
-                                                                 padding=4, labelFontSize=12),
-                       scale=alt.Scale(domain=list(names.values()), range=["#2b62a8", "#c62f2b", "#5f6b73", "#5f6b73"]))
+    # each line named where it has room (no legend: inside a phone's plot it covered the lines)
+    colour = alt.Color("kind:N", legend=None, scale=hue_scale(HUES))    # the dark scheme swaps the hues
     dash = alt.StrokeDash("kind:N", legend=None, scale=alt.Scale(domain=["tiled", "standard", "theta"],
                                                                  range=[[1, 0], [1, 0], [5, 4]]))
     base = alt.Chart(alt.Data(values=lines))
-    drawn = base.mark_line(strokeWidth=2.2, point=False).encode(x=x, y=y, color=colour, strokeDash=dash)
+    drawn = base.mark_line(strokeWidth=2.2, point=False).encode(x=x, y=y, color=colour, strokeDash=dash,
+                                                               detail="series:N")
     dots = base.transform_filter("datum.kind != 'theta'").mark_point(filled=True, size=30, opacity=1).encode(
         x=x, y=y, color=colour, tooltip=[alt.Tooltip("series:N", title=t["kind"]),
                                          alt.Tooltip("bc:Q", title="Bc", format=",d"),
@@ -43,8 +47,18 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     here = base.transform_filter("datum.bc == bc && datum.kind != 'theta'")
     ring = here.mark_point(size=150, strokeWidth=2, filled=False, opacity=1).encode(x=x, y=y, color=colour)
     rule = here.transform_filter("datum.kind == 'tiled'").mark_rule(strokeDash=[3, 3], opacity=0.6).encode(x=x)
-    chart = alt.layer(drawn, dots, rule, ring, *_readout(traffic, t)).add_params(pick_bc)
+    chart = alt.layer(drawn, dots, rule, ring, *_names(base, x, y, colour, names, bcs),
+                      *_readout(traffic, t)).add_params(pick_bc)
     return single(chart.properties(height=280), t)
+
+
+def _names(base: alt.Chart, x: alt.X, y: alt.Y, colour: alt.Color, names: dict, bcs: list) -> list[alt.Chart]:
+    """The lines' names beside them: the falling ones at their left end, the flat ones at their right end."""
+    place = {"tiled": (bcs[0], "left", 8, 0), "theta_standard": (bcs[0], "left", 4, 10),
+             "standard": (bcs[-1], "right", -4, -10), "theta_tiled": (bcs[-1], "right", -4, -10)}
+    return [base.transform_filter(f"datum.series == {js(names[key])} && datum.bc == {at}").mark_text(
+        align=side, dx=dx, dy=dy, fontSize=12, baseline="middle").encode(x=x, y=y, color=colour, text="series:N")
+        for key, (at, side, dx, dy) in place.items()]
 
 
 def _readout(traffic: dict, t: dict) -> list[alt.Chart]:
@@ -60,7 +74,7 @@ def _readout(traffic: dict, t: dict) -> list[alt.Chart]:
     out = []
     for cond, key in (("datum.ratio >= 1", "line_less"), ("datum.ratio < 1", "line_more")):
         out += lines_below(one.transform_filter(cond), head + [(t[key], dict(fontSize=13, fontWeight="bold")),
-                                                                (t["line_constant"], dict(fontSize=12))],
+                                                                (t["line_constant"], dict(fontSize=12)), SPACER],
                            parts, top=50)      # below the axis labels and title
     return out
 

@@ -13,6 +13,10 @@ from scripts.common import numfmt
 DATA = ["sc_window"]
 REACHED, LAST = "#3f7fc6", "#d0603a"
 
+# An empty last line under the readout: a phone's narrow chart wraps a readout into more lines only on
+# the run after the one that sized the view, and this slack keeps the last wrapped line inside it.
+SPACER = (" ", dict(fontSize=28))
+
 
 def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     win = data["sc_window"]
@@ -41,7 +45,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     parts = dict(w=num("w", "d"), l=num("layers", "d"), wm=num("w - 1", "d"), r=num("datum.reach", "d"),
                  n=num("datum.reach + 1", "d"))
     readout = lines_below(one, [(t["line_reach"], dict(fontSize=13, fontWeight="bold")),
-                                (t["line_note"], dict(fontSize=12))], parts, top=46)
+                                (t["line_note"], dict(fontSize=12)), SPACER], parts, top=46)
     chart = alt.layer(grid, *readout).add_params(window, layers)
     return single(chart.properties(height=alt.Step(22)), t)
 
