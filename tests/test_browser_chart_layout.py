@@ -1,5 +1,6 @@
-"""Crowded charts (issue 25's, and the dense ones of issue 27's chapter), on a phone and a desktop, both languages: no text over other text or out of
-its chart, at every control setting (the check of test_browser_chart_text, run on the section page of each)."""
+"""Crowded charts (issue 25's, and the dense ones of issue 27's chapter), on a phone and a desktop, both
+languages: no text over other text or out of its chart, at every control setting (the check of
+test_browser_chart_text, run on the section page of each)."""
 import pytest
 
 from conftest import LANGS, open_page, page_with_chart
