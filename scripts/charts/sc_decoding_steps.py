@@ -40,7 +40,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     # a word not written yet has no label: the picture shows only what the model knows at this step
     known = f"datum.value <= {pos} ? {js(words)}[datum.value] : ''"
     x = alt.X("j:O", title=t["x"], axis=alt.Axis(labelExpr=known, labelAngle=-40, orient="top", labelFontSize=12,
-                                                 ticks=False, domain=False, labelPadding=6, titlePadding=8))
+                                                 ticks=False, domain=False, labelPadding=14, titlePadding=8))
     y = alt.Y("i:O", title=t["y"], axis=alt.Axis(labelExpr=known, labelFontSize=12, ticks=False, domain=False,
                                                  labelPadding=6))
     base = (alt.Chart(alt.Data(values=cells)).transform_filter("datum.k == lh")
@@ -66,8 +66,13 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
             x=x, y=y, text=alt.Text("w:Q", format=".2f")))
     row = base.transform_filter("datum.i == datum.pos && datum.j == 0").mark_rect(
         fill=None, stroke=CACHED, strokeWidth=2.5).encode(y=y, x=alt.value(0), x2=alt.value("width"))
+    # the cache above the matrix: one cell per token whose key and value it holds, the newest one full
+    cache = base.transform_filter("datum.i == 0 && datum.j <= datum.pos").mark_rect(
+        color=CACHED, stroke="white", strokeWidth=1).encode(
+        x=x, y=alt.value(-10), y2=alt.value(-3),
+        opacity=alt.condition("datum.j == datum.pos", alt.value(1), alt.value(0.45)))
     readout = _readout(base, steps, t)
-    chart = alt.layer(masked, later, fill, values, row, *readout).add_params(step, which)
+    chart = alt.layer(masked, later, fill, values, row, cache, *readout).add_params(step, which)
     return single(chart.properties(height=alt.Step(28)), t)
 
 
