@@ -132,13 +132,17 @@ def _readout(base: alt.Chart, t: dict) -> list[alt.Chart]:
                  context=num("cfg_context", ",d"), batch=num("batch", "d"), gib=_gib("datum.gib"),
                  heads=num("cfg_heads", "d"), factor=num("cfg_heads / cfg_kv_heads", ",.2~f"),
                  pct=num("datum.total / datum.weights", ".1%"), ratio=num("datum.total / datum.weights", ",.1f"), model="datum.model")
-    items = [(t["line_token"], dict(fontSize=13)), (t["line_total"], dict(fontSize=13)),
-             (t["line_groups"], dict(fontSize=12))]
-    lines = lines_below(base, items + [SPACER], parts, top=12)
-    ratios = [lines_below(base.transform_filter(f"datum.params > 0 && datum.total {op} datum.weights"),
-                          items + [(t[key], dict(fontSize=13, fontWeight="bold")), SPACER], parts, top=12)[-2:]
-              for op, key in (("<", "line_less"), (">=", "line_more"))]
-    return lines + [layer for pair in ratios for layer in pair]
+    head = [(t["line_token"], dict(fontSize=13)), (t["line_total"], dict(fontSize=13))]
+    out = lines_below(base, head, parts, top=12)
+    # the third line says how query heads share the key/value heads, or that they cannot share them evenly
+    for cond, key in (("cfg_heads % cfg_kv_heads == 0", "line_groups"), ("cfg_heads % cfg_kv_heads != 0", "line_groups_bad")):
+        items = head + [(t[key], dict(fontSize=12))]
+        shown = base.transform_filter(cond)
+        out += lines_below(shown, items + [SPACER], parts, top=12)[-2:]
+        for op, ratio in (("<", "line_less"), (">=", "line_more")):
+            out += lines_below(shown.transform_filter(f"datum.params > 0 && datum.total {op} datum.weights"),
+                               items + [(t[ratio], dict(fontSize=13, fontWeight="bold")), SPACER], parts, top=12)[-2:]
+    return out
 
 
 def table(data: dict, t: dict, lang: str) -> dict:
