@@ -1,11 +1,13 @@
-"""Issue 25's crowded charts, on a phone and a desktop, both languages: no text over other text or out of
-its chart, at every control setting (the check of test_browser_chart_text, run on the section page of each)."""
+"""Crowded charts (issue 25's, and the dense ones of issue 27's chapter), on a phone and a desktop, both
+languages: no text over other text or out of its chart, at every control setting (the check of
+test_browser_chart_text, run on the section page of each)."""
 import pytest
 
 from conftest import LANGS, open_page, page_with_chart
 from test_browser_chart_text import TEXT_FAULTS
 
-CHARTS = ("sqrt_scaling", "sa_heads", "ca_learned_alignment")
+CHARTS = ("sqrt_scaling", "sa_heads", "ca_learned_alignment", "sc_cache_calculator", "sc_decoding_steps", "sc_traffic",
+          "sc_online_softmax_steps")
 
 
 @pytest.mark.parametrize("width", [390, 1280])

@@ -218,10 +218,116 @@ def sa_block_exp16() -> dict:
     return number(float(x), 3, 0.01, f16_max=float(big), ln_max=math.log(float(big)), next=float(nxt))
 
 
+# --- attention at scale -----------------------------------------------------------------------------
+
+def sc_causal_pairs() -> dict:
+    """Allowed query-key pairs of a causal decoder over n tokens: n(n + 1)/2 of n²."""
+    n = 12
+    allowed = n * (n + 1) // 2
+    return number(allowed, 0, 0, n=n, pairs=n * n, masked=n * n - allowed, share=allowed / (n * n))
+
+
+def sc_cache_reuse() -> dict:
+    """What a KV cache keeps for each token already processed (and what it does not)."""
+    layers, heads, head_size = 6, 8, 64
+    return {"kind": "choice", "answer": "keys_values", "options": ["queries", "keys_values", "weights", "logits"],
+            "layers": layers, "heads": heads, "head_size": head_size,
+            "per_token": 2 * layers * heads * head_size}
+
+
+def sc_cache_bytes() -> dict:
+    """KiB per token of a made-up model: 2 × layers × kv heads × head size × bytes."""
+    from scripts.common.published_models import kv_bytes_per_token
+    layers, kv_heads, head_size, nbytes = 24, 16, 64, 2
+    b = kv_bytes_per_token(layers, kv_heads, head_size, nbytes)
+    return number(b // 1024, 0, 0, layers=layers, kv_heads=kv_heads, head_size=head_size, bytes=nbytes,
+                  bytes_per_token=b, numbers=b // nbytes)
+
+
+def sc_cache_batch() -> dict:
+    """GiB of cache for a context and a batch: bytes per token × tokens × texts."""
+    from scripts.common.published_models import kv_bytes_per_token
+    layers, kv_heads, head_size, nbytes, context, batch = 28, 4, 128, 2, 32768, 8
+    b = kv_bytes_per_token(layers, kv_heads, head_size, nbytes)
+    total = b * context * batch
+    return number(total / 2 ** 30, 1, 0.5, layers=layers, kv_heads=kv_heads, head_size=head_size, bytes=nbytes,
+                  context=context, batch=batch, bytes_per_token=b, kib_per_token=b / 1024, total=total)
+
+
+def sc_gqa_factor() -> dict:
+    """The cache of multi-head attention divided by the group factor heads / kv heads."""
+    heads, kv_heads, mha_gib = 48, 8, 3.0
+    return number(mha_gib * kv_heads / heads, 2, 0.05, heads=heads, kv_heads=kv_heads, mha_gib=mha_gib,
+                  factor=heads // kv_heads)
+
+
+def sc_gqa_extremes() -> dict:
+    """Grouped attention with as many key/value groups as query heads."""
+    heads = 16
+    return {"kind": "choice", "answer": "mha", "options": ["mqa", "mha", "neither"], "heads": heads, "one": 1}
+
+
+def sc_online_rescale() -> dict:
+    """One online-softmax update: running max m and sum l, then a block that raises the maximum."""
+    m, l, block = 2.0, 3.0, [4.0, 1.0]
+    m_new = max(m, *block)
+    rescale = math.exp(m - m_new)
+    terms = [math.exp(x - m_new) for x in block]
+    new_sum = l * rescale + sum(terms)
+    # checked against the softmax of whole rows: any earlier scores with this maximum and sum give the same
+    return number(new_sum, 3, 0.02, m=m, l=l, b1=block[0], b2=block[1], m_new=m_new, rescale=rescale,
+                  old_part=l * rescale, t1=terms[0], t2=terms[1])
+
+
+def sc_online_exact() -> dict:
+    """Why online softmax ends exactly at softmax: after the last block m is the row's maximum and l the
+    sum of exp(s − m) over the whole row; checked on a row of the exercise's own (two blocks)."""
+    row, block = [0.5, 2.0, -1.0, 3.0], 2
+    m, l = -math.inf, 0.0
+    for i in range(0, len(row), block):
+        part = row[i:i + block]
+        m_new = max(m, *part)
+        l = l * math.exp(m - m_new) + sum(math.exp(x - m_new) for x in part)
+        m = m_new
+    online = [math.exp(x - m) / l for x in row]
+    exact = softmax(row)
+    return {"kind": "derivation", "m": m, "l": l, "w_last": online[-1], "w_last_exact": exact[-1],
+            "diff": max(abs(a - b) for a, b in zip(online, exact)), "s4": row[-1]}
+
+
+def sc_traffic_ratio() -> dict:
+    """Standard attention moves 4N² + 4Nd numbers: the share of the N × N matrices S and P, N / (N + d)."""
+    n, d = 1024, 128
+    square, vectors = 4 * n * n, 4 * n * d
+    return number(100 * square / (square + vectors), 1, 0.5, fmt=".1f", n=n, d=d, square=square, vectors=vectors,
+                  total=square + vectors)
+
+
+def sc_window_layers() -> dict:
+    """Fewest layers for a window W to reach R earlier tokens: L(W − 1) ≥ R."""
+    window, target = 512, 16384
+    layers = math.ceil(target / (window - 1))
+    return number(layers, 0, 0, fmt="d", window=window, target=target, step=window - 1,
+                  reach=layers * (window - 1), reach_before=(layers - 1) * (window - 1),
+                  naive=math.ceil(target / window))
+
+
+def sc_window_cache() -> dict:
+    """A sliding window's cache: W tokens per layer, whatever the context."""
+    from scripts.common.published_models import kv_bytes_per_token
+    layers, kv_heads, head_size, nbytes, window, context, batch = 24, 8, 128, 2, 2048, 32768, 4
+    b = kv_bytes_per_token(layers, kv_heads, head_size, nbytes)
+    return number(b * window * batch / 2 ** 30, 2, 0.05, layers=layers, kv_heads=kv_heads, head_size=head_size,
+                  bytes=nbytes, window=window, context=context, batch=batch, bytes_per_token=b,
+                  kib_per_token=b / 1024, full_gib=b * context * batch / 2 ** 30, saving=context / window)
+
+
 EXERCISES = [sa_rf_layers, sa_weight_t4, sa_row_unchanged, sa_entropy, sa_dot_std, sa_grad_uniform,
              sa_grad_identity, sa_params, sa_permutation, sa_pe_params, sa_cost_ratio,
              ca_shape, ca_step_weight, ca_mask_choice, ca_causal_cells, ca_kv_count, ca_kv_why, ca_perceiver_ratio,
-             sa_block_params, sa_block_zeros, sa_block_mask_row, sa_block_exp16]
+             sa_block_params, sa_block_zeros, sa_block_mask_row, sa_block_exp16,
+             sc_causal_pairs, sc_cache_reuse, sc_cache_bytes, sc_cache_batch, sc_gqa_factor, sc_gqa_extremes,
+             sc_online_rescale, sc_online_exact, sc_traffic_ratio, sc_window_layers, sc_window_cache]
 
 
 def compute() -> dict:
