@@ -9,6 +9,8 @@ import altair as alt
 
 from scripts.charts._kit import js, label, lines_below, num, pick, single
 
+from scripts.common import numfmt
+
 DATA = ["sc_decoding"]
 CELL = "#3f7fc6"
 CACHED = "#d0603a"
@@ -33,7 +35,8 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
                                                                   name=label(t["step"])))
     which = alt.param(name="lh", value=0, bind=alt.binding_select(
         options=list(range(len(heads))), name=label(t["head"]),
-        labels=[t["head_label"].format(layer=l + 1, head=h + 1) for l, h in heads]))
+        labels=[t["head_label"].format(layer=numfmt.fmt(l + 1, "d", lang), head=numfmt.fmt(h + 1, "d", lang))
+                for l, h in heads]))
     cells = [{"k": k, "i": i, "j": j, "w": ex["matrix"][l][h][i][j]}
              for k, (l, h) in enumerate(heads) for i in range(n) for j in range(n)]
     pos = pick([str(s["position"]) for s in steps], "step - 1")

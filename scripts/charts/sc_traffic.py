@@ -84,5 +84,5 @@ def table(data: dict, t: dict, lang: str) -> dict:
     c = t["columns"]
     return {"columns": [["sram", c["sram"], ",d"], ["bc", "Bc", ",d"], ["br", "Br", ",d"], ["tc", c["tc"], ",d"],
                         ["tiled", c["tiled"], ",d"], ["standard", c["standard"], ",d"],
-                        ["theta_tiled", "N²d²/M", ",.0f"], ["tiled_over_theta", c["constant"], ",.1f"]],
+                        ["theta_tiled", "N²d²/M", ",d"], ["tiled_over_theta", c["constant"], ",.1f"]],
             "rows": data["sc_online_softmax"]["traffic"]["rows"]}

@@ -227,7 +227,7 @@ def compute() -> dict:
     for sram in GRID_SRAM:
         bc, br = blocks_for(sram, d)
         tiled = tiled_traffic(n, d, sram)
-        theta_t = n * n * d * d / sram
+        theta_t = n * n * d * d // sram if (n * n * d * d) % sram == 0 else n * n * d * d / sram   # exact when whole
         rows.append({"sram": sram, "bc": bc, "br": br, "tc": math.ceil(n / bc), "tr": math.ceil(n / br),
                      "tiled": tiled, "standard": std, "theta_standard": n * d + n * n, "theta_tiled": theta_t,
                      "tiled_over_theta": tiled / theta_t, "standard_over_tiled": std / tiled})
