@@ -33,7 +33,7 @@ PATHS = {
     "avx2": {"ATEN_CPU_CAPABILITY": "avx2", "MKL_CBWR": "AVX2",
              "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR"},
 }
-COMPARED = ("data", "charts", "manifest.json")   # timings/ measure the machine: never compared
+COMPARED = ("data", "models", "charts", "manifest.json")   # timings/ measure the machine: never compared
 
 
 def files(folder: Path) -> dict[str, bytes]:
