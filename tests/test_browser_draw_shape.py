@@ -1,7 +1,7 @@
 """«Намалюй сам» / «خودت بکش» (issue 26) in Debian's chromium, in both languages: a ring drawn with pointer
 events is read as a ring, and what the page computed (tiny-models.js with the shipped weights,
 generated/models/sa_trained.js) is torch's: logits and every attention weight within 1e-4. The keyboard path
-changes the drawing, and on a 390 px phone the widget stays inside the page."""
+changes the drawing, and on a 390 px phone the widget stays inside the page and a finger draws too."""
 import math
 from pathlib import Path
 
@@ -108,11 +108,30 @@ def test_keyboard_places_moves_and_toggles(context, base_url, lang):
     p.close()
 
 
+def touch_ring(p):
+    """The same ring drawn with a finger: touch events through the browser's input (CDP), which the page
+    receives as pointer events of type touch."""
+    box = p.locator(f"{WIDGET} canvas.ds-grid").bounding_box()
+    cell = box["width"] / 28
+    cdp = p.context.new_cdp_session(p)
+    points = [(box["x"] + (14 + 9.1 * math.cos(2 * math.pi * i / 60)) * cell,
+               box["y"] + (14 + 9.1 * math.sin(2 * math.pi * i / 60)) * cell) for i in range(61)]
+    for i, (x, y) in enumerate(points):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart" if i == 0 else "touchMove",
+                                              "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_fits_a_390px_phone(browser, base_url, lang):
+def test_fits_a_390px_phone_and_draws_by_touch(browser, base_url, lang):
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     p = open_page(ctx, base_url, lang, PAGE)
     ready(p)
+    p.locator(f"{WIDGET} .ds-clear").tap()
+    p.wait_for_function(f"() => ({STATE})().grid.every(v => v === 0)")
+    touch_ring(p)
+    p.wait_for_function(f"() => ({STATE})().grid.reduce((a, b) => a + b) > 100")
+    p.wait_for_function(f"() => document.querySelector('{WIDGET} .widget-view').dataset.prediction === 'ring'")
     wide = p.evaluate(f"""() => [...document.querySelectorAll('{WIDGET} *')]
         .filter(e => {{ const r = e.getBoundingClientRect(); return r.right > innerWidth + 1 || r.left < -1; }})
         .map(e => e.className || e.tagName)""")
