@@ -28,6 +28,7 @@ STAGES = (
     "chapters",            # a lesson is a chapter: overview + sections; nav titles, {{ sections }}, old anchors
     "exercises",           # {{ exercise: id }} → a checked exercise (before refs, leaves it {{ v: }})
     "pointer",             # {{ say: id }} → a sentence about a control in its hover, tap and print wordings
+    "widgets",             # {{ widget: id }} → a figure computing in the page on the reader's input; models copied
     "home",                # {{ lessons }} → a card per lesson on the home page (before refs)
     "refs",                # {{ chart: }} {{ v: }} {{ table: }} from generated/ (numbers found by datapath.py)
     "chart_scripts",       # each chart's spec (and its data parts) as a script, its static SVG, in the site

@@ -150,11 +150,21 @@ def chart_deps(chart: str) -> list[str]:
     raise SystemExit(f"scripts/charts/{chart}.py: add DATA = ['<experiment>', ...] naming the data it reads")
 
 
+def defines(name: str, function: str) -> bool:
+    """True when the experiment defines `function` at its top level (read from the source: no import)."""
+    import ast
+    return any(isinstance(n, ast.FunctionDef) and n.name == function
+               for n in parse(SCRIPTS / "experiments" / f"{name}.py").body)
+
+
 def has_measure(name: str) -> bool:
     """True when the experiment defines measure() (so generated/timings/<name>.json is its output)."""
-    import ast
-    return any(isinstance(n, ast.FunctionDef) and n.name == "measure"
-               for n in parse(SCRIPTS / "experiments" / f"{name}.py").body)
+    return defines(name, "measure")
+
+
+def model_file(name: str) -> Path | None:
+    """generated/models/<name>.js when the experiment defines export() (a trained model the page runs), else None."""
+    return GEN / "models" / f"{name}.js" if defines(name, "export") else None
 
 
 CHART_SUFFIXES = (".json", ".vg.json", ".svg", ".table.json")
@@ -165,6 +175,8 @@ def expected_files() -> set[Path]:
     out = {MANIFEST, GEN / ".lock"}
     for name in names("experiments"):
         out.add(GEN / "data" / f"{name}.json")
+        if model_file(name):
+            out.add(model_file(name))
         if has_measure(name):
             out.add(GEN / "timings" / f"{name}.json")
     for lang in languages():
@@ -302,7 +314,13 @@ def run_experiment(name: str) -> tuple[dict, object]:
                          "(generated/ holds finite, plain JSON numbers only)") from None
     out = GEN / "data" / f"{name}.json"
     jsonio.write_if_changed(out, text)
-    return {str(out.relative_to(ROOT)): jsonio.sha256(text)}, mod
+    outputs = {str(out.relative_to(ROOT)): jsonio.sha256(text)}
+    model = model_file(name)
+    if model:   # export() writes the model compute() just trained, in this process (scripts/common/weights.py)
+        script = mod.export()
+        jsonio.write_if_changed(model, script)
+        outputs[str(model.relative_to(ROOT))] = jsonio.sha256(script)
+    return outputs, mod
 
 
 def run_chart(chart: str, lang: str) -> tuple[dict, set]:

@@ -1,14 +1,13 @@
 """The page's own forward pass (overrides/assets/js/tiny-models.js, run under node) against the torch models
 of the two trained experiments: logits and every attention weight within 1e-4 of torch in float64, and the
-same greedy translations. The torch models are the experiments' own classes (TinyViT, Translator), seeded
-and randomly initialised (every parameter, biases and LayerNorms included, then moved by seeded noise so
-none is 0 or 1), exported here in the format tiny-models.js reads (nothing is shipped: trained weights are
-not yet the same bytes on every CPU, issue 26). The ViT goes as float32, the translator as float16 (both of
-the file's number formats); torch gets the same rounded weights: the only difference left is the
-JavaScript's arithmetic."""
+same greedy translations. Twice: with the trained weights the build ships (generated/models/<experiment>.js,
+read back by scripts/common/weights.py and loaded into the experiments' own classes), and with seeded random
+ones (every parameter, biases and LayerNorms included, then moved by seeded noise so none is 0 or 1),
+encoded here in the same format. The ViT goes as float32, the translator as float16 (both of the file's
+number formats); torch gets the same rounded weights: the only difference left is the JavaScript's
+arithmetic."""
 from __future__ import annotations
 
-import base64
 import json
 import subprocess
 from pathlib import Path
@@ -17,7 +16,7 @@ import numpy as np
 import pytest
 import torch
 
-from scripts.common import shapes
+from scripts.common import shapes, weights
 from scripts.common.training import float64
 from scripts.experiments import ca_trained as ca
 from scripts.experiments import sa_trained as sa
@@ -29,7 +28,8 @@ N_RANDOM_DRAWINGS = 60
 N_TRAINING_SENTENCES = 60    # besides every held-out sentence and the probes
 PICTURED = {" ".join(r[1]) for r in ca.probes().values()} | set(ca.PICKED.values())
 MODEL_SEED = 2026
-DTYPES = {"float32": "<f4", "float16": "<f2"}
+DTYPES = weights.DTYPES
+encode = weights.encode   # the format tiny-models.js reads (the shipped files are written with it)
 
 # Reads the inputs (a JSON file named on the command line), runs them through tiny-models.js, prints JSON.
 DRIVER = r"""
@@ -52,22 +52,6 @@ process.stdout.write(JSON.stringify(out));
 """
 
 
-def encode(tensors: dict, dtype: str) -> dict:
-    """The weights as tiny-models.js reads them: every tensor's numbers one after another in `dtype`, as bytes
-    in base64, the most significant byte of every number first, then the next byte of every number, and so
-    on; "tensors" {name: {"shape", "offset"}}, offsets counted in numbers."""
-    chunks, index, offset = [], {}, 0
-    for name, value in tensors.items():
-        a = np.asarray(value).astype(DTYPES[dtype])
-        index[name] = {"shape": list(a.shape), "offset": offset}
-        chunks.append(a.ravel())
-        offset += a.size
-    flat = np.ascontiguousarray(np.concatenate(chunks))
-    by_byte = flat.view(np.uint8).reshape(flat.size, flat.itemsize)           # little-endian: last = most significant
-    planes = b"".join(by_byte[:, k].tobytes() for k in reversed(range(flat.itemsize)))
-    return {"dtype": dtype, "data": base64.b64encode(planes).decode("ascii"), "tensors": index}
-
-
 def random_model(make, seed: int, dtype: str):
     """The experiment's own module in float64, seeded and randomly initialised, every parameter then moved by
     seeded noise and rounded to `dtype` (as the page gets it): (the torch model, its parameters by name)."""
@@ -86,10 +70,29 @@ def model_script(name: str, model: dict) -> str:
     return f"(globalThis.courseModels = globalThis.courseModels || {{}})[{json.dumps(name)}] = {json.dumps(model)};\n"
 
 
-@pytest.fixture(scope="module")
-def models():
-    """{name: (torch model, the model as tiny-models.js reads it)} for both architectures."""
+def trained_model(name: str, make):
+    """The shipped model file's weights (generated/models/), as the page gets them, in the experiment's own
+    class in float64: (the torch model, the file's path)."""
+    path = ROOT / "generated" / "models" / f"{name}.js"
+    tensors = weights.read(path)["tensors"]
+    with float64():
+        model = make()
+        with torch.no_grad():
+            params = dict(model.named_parameters())
+            assert set(params) == set(tensors), f"{path.name}: other parameters than {make}"
+            for key, p in params.items():
+                p.copy_(torch.from_numpy(tensors[key].astype(np.float64)))
+    return model.eval(), path
+
+
+@pytest.fixture(scope="module", params=["random", "trained"])
+def models(request):
+    """{name: (torch model, the model file tiny-models.js reads)} for both architectures: seeded random
+    weights, then the trained ones the build ships."""
     _, _, sv, tv = ca.split()
+    if request.param == "trained":
+        return {"sa_trained": trained_model("sa_trained", sa.TinyViT),
+                "ca_trained": trained_model("ca_trained", lambda: ca.Translator(len(sv.words), len(tv.words)))}
     vit, vit_params = random_model(sa.TinyViT, MODEL_SEED, "float32")
     tr, tr_params = random_model(lambda: ca.Translator(len(sv.words), len(tv.words)), MODEL_SEED, "float16")
     return {
@@ -157,8 +160,11 @@ def js(models, inputs, tmp_path_factory):
     folder = tmp_path_factory.mktemp("tiny")
     files = {}
     for name, (_, model) in models.items():
-        files[name] = folder / f"{name}.js"
-        files[name].write_text(model_script(name, model), encoding="utf-8")
+        if isinstance(model, Path):                          # a shipped file, as the page loads it
+            files[name] = model
+        else:
+            files[name] = folder / f"{name}.js"
+            files[name].write_text(model_script(name, model), encoding="utf-8")
     path = folder / "inputs.json"
     path.write_text(json.dumps({"images": [img.ravel().tolist() for img in inputs["images"]],
                                 "sentences": inputs["sentences"]}), encoding="utf-8")
@@ -181,7 +187,7 @@ def self_attention_weights(model):
     return seen
 
 
-def test_vit_logits_and_every_attention_weight_match_torch(models, inputs, js):
+def test_vit_logits_and_every_attention_weight_match_torch(models, inputs, js, request):
     model = models["sa_trained"][0]
     images = inputs["images"]
     assert len(images) >= 50
@@ -192,12 +198,13 @@ def test_vit_logits_and_every_attention_weight_match_torch(models, inputs, js):
     # every query (class token, then the 49 patches) over the 49 patches, per head (the class token is no key)
     assert float(w[..., 0].abs().max()) == 0.0
     worst_weight = largest([r["attention"] for r in js["vit"]], w[..., 1:].numpy())
-    print(f"\nViT: {len(images)} drawings; largest difference from torch: logits {worst_logit:.1e}, "
+    print(f"\nViT, {request.node.callspec.params['models']} weights: {len(images)} drawings; largest difference "
+          f"from torch: logits {worst_logit:.1e}, "
           f"attention {worst_weight:.1e}")
     assert worst_logit < TOLERANCE and worst_weight < TOLERANCE
 
 
-def test_translator_greedy_decoding_logits_and_attention_match_torch(models, inputs, js):
+def test_translator_greedy_decoding_logits_and_attention_match_torch(models, inputs, js, request):
     model = models["ca_trained"][0]
     _, _, sv, tv = ca.split()
     seen = self_attention_weights(model)
@@ -242,7 +249,8 @@ def test_translator_greedy_decoding_logits_and_attention_match_torch(models, inp
     for s, greedy in zip(sents, js["greedy"]):
         if " ".join(s["source"]) in PICTURED:
             assert ca.translate(model, s["source"], sv, tv) == greedy["words"]
-    print(f"\ntranslator: {len(inputs['sentences'])} sentences ({n_steps} greedy steps, and teacher forcing); "
+    print(f"\ntranslator, {request.node.callspec.params['models']} weights: {len(inputs['sentences'])} sentences "
+          f"({n_steps} greedy steps, and teacher forcing); "
           "largest difference from torch: " + ", ".join(f"{k} {v:.1e}" for k, v in worst.items()))
     assert len(inputs["sentences"]) >= 50
     assert max(worst.values()) < TOLERANCE, worst

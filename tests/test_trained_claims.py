@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from conftest import CHART_PAGES, page_with_chart
-from scripts.common import course, jsonio
+from scripts.common import course, jsonio, weights
+from scripts.common.training import map_seeds
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ("sa_trained", "ca_trained")
@@ -212,20 +213,49 @@ def test_chart_data_per_page_under_budget(page):
         assert total < PAGE_BUDGET, f"{lang}/{page}: {total} bytes of chart specs"
 
 
+def test_training_outside_the_pinned_path_is_refused():
+    """A model trained in a process started without training.PINNED (this one, unless the machine has only the
+    portable path) would be the bytes of this CPU only: check_pinned() names what is not pinned."""
+    import torch
+    from scripts.common import training
+    if torch.backends.cpu.get_cpu_capability() == "DEFAULT":
+        pytest.skip("this process already runs torch's portable kernels")
+    with pytest.raises(RuntimeError, match="torch runs its"):
+        training.check_pinned()
+
+
+def test_the_exported_models_are_what_the_experiments_train():
+    """generated/models/ holds one file per experiment with export(), its pictured seed stated, and its
+    parameters, by torch name and shape, are the experiment's own class's."""
+    import torch
+    from scripts.experiments import ca_trained, sa_trained
+    _, _, sv, tv = ca_trained.split()
+    made = {"sa_trained": sa_trained.TinyViT(), "ca_trained": ca_trained.Translator(len(sv.words), len(tv.words))}
+    for name in MODULES:
+        model = weights.read(ROOT / "generated" / "models" / f"{name}.js")
+        assert model["seed"] == data(name)["seed"]
+        shapes = {k: list(p.shape) for k, p in made[name].named_parameters()}
+        assert {k: list(v.shape) for k, v in model["tensors"].items()} == shapes
+        assert all(torch.isfinite(torch.from_numpy(v)).all() for v in model["tensors"].values())
+
+
 @pytest.mark.slow  # a build in a subprocess, or a training: make test only
 def test_retraining_gives_the_same_numbers():
     """Each model's pictured seed trained again from scratch (one seed, so the suite stays short; `make
-    reproduce` recomputes every seed under other CPU kernel paths): the same bytes as the committed ones."""
+    reproduce` recomputes every seed under other CPU kernel paths): the same bytes as the committed ones,
+    its exported weights (generated/models/) included. It trains in a pinned worker, as compute() does."""
     committed = {name: data(name) for name in MODULES}
     for name in MODULES:
         mod = importlib.import_module(f"scripts.experiments.{name}")
-        run = mod.train(mod.SEED)
+        [run] = map_seeds(mod.train, [mod.SEED], pinned=True)
         again = {"seed": mod.SEED, **(mod.summary(*run[:2]) if name == "sa_trained" else mod.summary(run[0]))}
         pictured = next(r for r in committed[name]["per_seed"] if r["seed"] == mod.SEED)
         assert jsonio.dumps(again) == jsonio.dumps(pictured), f"{name}: retraining changed the numbers"
         examples = run[1] if name == "sa_trained" else run[0]["sentences"]
         key = "examples" if name == "sa_trained" else "sentences"
         assert jsonio.dumps(examples) == jsonio.dumps(committed[name][key]), f"{name}: retraining changed the pictures"
+        stored = weights.read(ROOT / "generated" / "models" / f"{name}.js")["weights"]
+        assert weights.encode(run[-1], stored["dtype"]) == stored, f"{name}: retraining changed the exported weights"
 
 
 def test_chart_weights_round_like_the_text(ca):

@@ -8,6 +8,11 @@ recomputed from scratch (`python -m scripts.run --force`: a lost manifest is reb
 (`--check`), and every file of its generated/ compared with the committed one. Timings are left out: they
 measure the machine (generated/timings/, machine named in each file).
 
+What these paths do not switch: glibc's libm picks an FMA version of exp, log, sin… on a CPU that has FMA
+(measured on glibc 2.36: exp differs in the last bit for 658 of 10⁶ inputs), so the "portable" path here
+is not all that a CPU without FMA computes. The trainings whose weights ship (generated/models/) do not
+depend on it: they run pinned, libm included, whatever the path (scripts/common/training.py PINNED).
+
     python -m tools.reproduce           every path in PATHS (`make reproduce`; CI runs it after `make test`)
     python tools/reproduce.py portable   one of them
 """
@@ -33,7 +38,7 @@ PATHS = {
     "avx2": {"ATEN_CPU_CAPABILITY": "avx2", "MKL_CBWR": "AVX2",
              "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR"},
 }
-COMPARED = ("data", "charts", "manifest.json")   # timings/ measure the machine: never compared
+COMPARED = ("data", "models", "charts", "manifest.json")   # timings/ measure the machine: never compared
 
 
 def files(folder: Path) -> dict[str, bytes]:

@@ -8,6 +8,17 @@ portable), and even a random draw's last bit differs between them (a fused multi
 in the other); trained values then moved in their third digit. In float64 such differences stay
 near 10⁻¹⁶ and vanish in the six significant digits generated/ keeps: `make reproduce` checks it
 under two other kernel paths.
+
+Near is not equal, and a model whose weights the page runs (generated/models/) must be the same bytes:
+the ViT's float64 weights trained on this machine's AVX-512 path and on the portable path differed by up
+to 2.9e-10, and 16 of its 4 452 float32 weights rounded the other way. So `map_seeds(..., pinned=True)`
+trains in worker processes started on one kernel path, the portable one, whatever the CPU (`PINNED`):
+torch's default kernels (ATEN_CPU_CAPABILITY), MKL's SSE2 branch (MKL_CBWR=COMPATIBLE), numpy's
+baseline, OpenBLAS's oldest x86-64 kernels, and glibc's libm without its FMA versions (GLIBC_TUNABLES):
+torch's default kernels call libm's exp, log, erf…, and glibc picks an FMA version of exp on a CPU that
+has FMA, which differs in the last bit for about 7 inputs in 10 000 (measured; the ViT's weights then
+moved by 4.3e-10 and 17 float32 weights flipped against the portable path without it). The workers
+check that they run the pinned code (`check_pinned`) before training.
 """
 from __future__ import annotations
 
@@ -90,15 +101,74 @@ def over_seeds(results: list[dict]) -> dict:
     raise TypeError(f"over_seeds: {type(first).__name__} is not a number, yes/no or dict")
 
 
-def map_seeds(fn, seeds) -> list:
+# The portable code path of every library a training runs, whatever the CPU (read when a process starts,
+# so only a new process can take it): see the docstring. Each names the oldest x86-64 code it has.
+PINNED = {
+    "ATEN_CPU_CAPABILITY": "default",                      # torch: kernels compiled for plain x86-64
+    "MKL_CBWR": "COMPATIBLE",                              # MKL (torch's float64 matrix products): SSE2 branch
+    "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4 AVX512_ICL AVX512_SPR",   # numpy: its baseline only
+    "OPENBLAS_CORETYPE": "Prescott",                       # numpy's OpenBLAS: its SSE3 kernels
+    "GLIBC_TUNABLES": "glibc.cpu.hwcaps=-AVX2,-FMA,-FMA4",  # glibc's libm: exp, log… without FMA
+}
+MKL_CBWR_BRANCH, MKL_CBWR_COMPATIBLE = 1, 3   # mkl_cbwr_get's question and answer (mkl_cbwr.h)
+# an input on which glibc 2.36's exp differs between its FMA version (…9d) and its generic one (…9c)
+LIBM_CANARY = (14.494450730958675, "0x1.e164adf18fe9cp+20")
+
+
+def check_pinned() -> None:
+    """Refuse to train unless this process runs the PINNED code: torch's default kernels, MKL's
+    compatible branch and libm's generic exp (a process started without PINNED, e.g. a test calling
+    train() itself, would give the bytes of this CPU only)."""
+    import ctypes
+    import math
+    from pathlib import Path
+    problems = []
+    if torch.backends.cpu.get_cpu_capability() != "DEFAULT":
+        problems.append(f"torch runs its {torch.backends.cpu.get_cpu_capability()} kernels")
+    mkl = ctypes.CDLL(str(Path(torch.__file__).parent / "lib" / "libtorch_cpu.so"))
+    if mkl.mkl_serv_cbwr_get(MKL_CBWR_BRANCH) != MKL_CBWR_COMPATIBLE:
+        problems.append("MKL is not on its compatible branch")
+    x, bits = LIBM_CANARY
+    if math.exp(x).hex() != bits:
+        problems.append(f"libm's exp({x}) = {math.exp(x).hex()}, not the generic code's {bits}")
+    if problems:
+        raise RuntimeError("training outside the pinned kernel path (scripts/common/training.py PINNED; "
+                           "train through map_seeds(..., pinned=True)): " + "; ".join(problems))
+
+
+def pinned_call(fn, seed):
+    """fn(seed) after check_pinned() (what a pinned worker runs)."""
+    check_pinned()
+    return fn(seed)
+
+
+def map_seeds(fn, seeds, pinned: bool = False) -> list:
     """[fn(seed) for seed in seeds], on up to PROCESSES worker processes. Each worker runs one seed on
     THREADS threads, exactly as a serial run would, so the results are the same bytes; fn must be a
-    module-level function (workers import it by name)."""
+    module-level function (workers import it by name). pinned=True: always in new processes started
+    with PINNED (even one seed on one core), each checking it before it trains: the same bytes on
+    every x86-64 CPU, not only on this one."""
     import concurrent.futures
+    import functools
     import multiprocessing
     import os
     workers = min(len(seeds), PROCESSES, os.cpu_count() or 1)
-    if workers <= 1:
+    if workers <= 1 and not pinned:
         return [fn(seed) for seed in seeds]
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return list(pool.map(fn, seeds))
+    saved = {k: os.environ.get(k) for k in PINNED}
+    if pinned:
+        os.environ.update(PINNED)      # a spawned worker starts with this process's environment
+    try:
+        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            return list(pool.map(functools.partial(pinned_call, fn) if pinned else fn, seeds))
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def parameters(model) -> dict:
+    """A torch module's parameters by name, as float64 arrays (picklable: they leave a worker process)."""
+    return {name: p.detach().double().numpy().copy() for name, p in model.named_parameters()}

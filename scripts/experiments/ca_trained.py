@@ -60,7 +60,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from scripts.common.training import Stopwatch, deterministic, map_seeds, over_seeds, seconds_per_seed
+from scripts.common import weights
+from scripts.common.training import Stopwatch, deterministic, map_seeds, over_seeds, parameters, seconds_per_seed
 
 SEED = 17                      # the corpus split, and the model the pictures show
 SEEDS = (17, 18, 19, 20, 21)   # every trained number is reported over these (mean, range)
@@ -68,7 +69,8 @@ D, FFN, SELF_HEADS = 64, 128, 2
 EPOCHS, BATCH, LR = 30, 32, 2e-3
 HELD_OUT = 0.3
 MAX_SRC, MAX_TGT = 8, 12
-LAST_TRAINING = {}   # the last training's Stopwatch, for measure() (never in the data)
+LAST_TRAINING = {}   # the last training's Stopwatches, for measure() (never in the data), and the pictured
+                     # model's parameters, for export()
 
 # Persian word → English word (identifiers of the corpus; readers' glosses live in scripts/i18n/).
 SUBJECTS = {"گربه": "cat", "سگ": "dog", "موش": "mouse", "پرنده": "bird", "پسر": "boy", "دختر": "girl"}
@@ -203,7 +205,8 @@ def split():
 
 
 def train(seed: int):
-    """Train once with `seed` (initial weights, batch order); return (measurements, seconds)."""
+    """Train once with `seed` (initial weights, batch order); return (measurements, seconds, the trained
+    parameters by name)."""
     rows, test, sv, tv = split()
     watch = Stopwatch()
     with deterministic(seed):
@@ -227,7 +230,7 @@ def train(seed: int):
         result["sentences"] = examples(model, rows, test, sv, tv)
         result.update(n_sentences=len(rows), n_train=len(train_rows), n_test=len(test_rows),
                       params=sum(p.numel() for p in model.parameters()))
-    return result, watch
+    return result, watch, parameters(model)
 
 
 def evaluate(model, test_rows, sv, tv) -> dict:
@@ -302,9 +305,12 @@ def summary(result: dict) -> dict:
 
 
 def compute() -> dict:
-    runs = dict(zip(SEEDS, map_seeds(train, SEEDS)))
-    LAST_TRAINING["watch"] = [w for _, w in runs.values()]
-    result, _ = runs[SEED]
+    # pinned: trained on the portable kernel path whatever the CPU, so the exported weights are the same
+    # bytes everywhere (scripts/common/training.py PINNED)
+    runs = dict(zip(SEEDS, map_seeds(train, SEEDS, pinned=True)))
+    LAST_TRAINING["watch"] = [w for _, w, _ in runs.values()]
+    LAST_TRAINING["parameters"] = runs[SEED][2]
+    result, _, _ = runs[SEED]
     per_seed = [{"seed": seed, **summary(runs[seed][0])} for seed in SEEDS]
     return {"seed": SEED, "seeds": list(SEEDS), "n_seeds": len(SEEDS),
             "d": D, "ffn": FFN, "self_heads": SELF_HEADS, "epochs": EPOCHS, "batch": BATCH,
@@ -321,6 +327,22 @@ def measure() -> dict:
         compute()
     return {**seconds_per_seed(LAST_TRAINING["watch"]), "epochs": EPOCHS,
             "n_seeds": len(SEEDS)}
+
+
+def export() -> str:
+    """The pictured model (SEED) for the page's own forward pass (overrides/assets/js/tiny-models.js): the
+    set-up and vocabularies greedy decoding needs and the trained parameters (the last compute() in this
+    process, else a fresh run), in float16 (scripts/common/weights.py)."""
+    if "parameters" not in LAST_TRAINING:
+        compute()
+    _, _, sv, tv = split()
+    # float16: its float32 numbers would be about 265 KB gzip, over the page's 150 (scripts/common/weights.py)
+    return weights.script("ca_trained", {
+        "seed": SEED, "tensors": LAST_TRAINING["parameters"], "dtype": "float16",
+        "config": {"d": D, "ffn": FFN, "self_heads": SELF_HEADS, "cross_heads": 1,
+                   "max_src": MAX_SRC, "max_tgt": MAX_TGT, "ln_eps": nn.LayerNorm(D).eps,
+                   "pad": sv.index["<pad>"], "bos": tv.index["<bos>"], "eos": tv.index["<eos>"]},
+        "source_words": sv.words, "target_words": tv.words})
 
 
 if __name__ == "__main__":

@@ -30,6 +30,9 @@ Keys returned:
   sizes {min, max}, noise                          how the shapes vary
   shapes                                           the classes, in order
   test_accuracy, untrained_accuracy                share of held-out images classified right
+  stroke_accuracy, n_strokes, brush                share of n_strokes shapes drawn as outlines with the
+                                                   page's brush (scripts/common/strokes.py; never trained
+                                                   on, the same drawings for every seed) classified right
   untrained_entropy_pct, trained_entropy_pct       class-token row, mean entropy as % of ln 49
                                                    (over heads and held-out images)
   patch_rows {untrained_entropy_pct, trained_entropy_pct}  the same for the 49 patch rows
@@ -58,7 +61,9 @@ from torch import nn
 from scripts.common.attention import LN49, entropy_rows
 from scripts.common.shapes import GRID, N_PATCHES, PATCH, SIZE, draw, make_shape, on_shape, patches, standardize
 from scripts.common.shapes import SEEDS as SEEDS_OF_SHAPES
-from scripts.common.training import Stopwatch, deterministic, map_seeds, over_seeds, seconds_per_seed
+from scripts.common.strokes import BRUSH, strokes
+from scripts.common import weights
+from scripts.common.training import Stopwatch, deterministic, map_seeds, over_seeds, parameters, seconds_per_seed
 
 SEED = 13                   # the images, and the model the pictures show
 SEEDS = (13, 14, 15, 16, 17)   # every trained number is reported over these (mean, range)
@@ -69,7 +74,10 @@ D, HEADS, MLP = 16, 4, 64
 SETTLED = 0.8               # "the map is mostly set": this share of the entropy's fall is behind it
 SIZES = (12, SIZE)          # the side of the shape's square, in pixels
 NOISE = 0.1
-LAST_TRAINING = {}          # the last training's Stopwatch, for measure() (never in the data)
+N_STROKES = 1000            # outlines drawn with the page's brush, to measure how the model reads a reader's drawing
+STROKE_SEED = 2613
+LAST_TRAINING = {}          # the last training's Stopwatches, for measure() (never in the data), and the
+                            # pictured model's parameters, for export()
 
 
 def images(n: int, rng: np.random.Generator):
@@ -153,6 +161,15 @@ def example_maps(model, kind: str, tokens: torch.Tensor, on: np.ndarray) -> dict
 
 
 @functools.cache
+def stroke_data() -> tuple:
+    """N_STROKES outlines drawn with the page's brush (scripts/common/strokes.py), as patch tokens, and labels."""
+    rng = np.random.default_rng(STROKE_SEED)
+    y = rng.integers(0, len(SHAPES), N_STROKES)
+    x = np.stack([patches(standardize(strokes(SHAPES[k], rng, SIZES))) for k in y])
+    return torch.tensor(x), torch.tensor(y)
+
+
+@functools.cache
 def data() -> tuple:
     """The training and held-out images, the same for every seed (drawn with SEED)."""
     rng = np.random.default_rng(SEED)
@@ -161,8 +178,9 @@ def data() -> tuple:
     return x_tr, y_tr, x_te, y_te, m_te
 
 
-def train(seed: int) -> tuple[dict, dict, Stopwatch]:
-    """Train once with `seed` (initial weights, batch order); return (measurements, examples, seconds)."""
+def train(seed: int) -> tuple[dict, dict, Stopwatch, dict]:
+    """Train once with `seed` (initial weights, batch order); return (measurements, examples, seconds,
+    the trained parameters by name)."""
     watch = Stopwatch()
     x_tr, y_tr, x_te, y_te, m_te = data()
     with deterministic(seed):
@@ -188,7 +206,11 @@ def train(seed: int) -> tuple[dict, dict, Stopwatch]:
             examples[s]["on_shape_patches"] = [int(i) for i in np.flatnonzero(ex_on[s])]
         share = float(m_te.mean())
         params = sum(p.numel() for p in model.parameters())
-    return {"checkpoints": checkpoints, "patch_share": share, "params": params}, examples, watch
+        x_st, y_st = stroke_data()
+        with torch.no_grad():
+            stroke_accuracy = float((model(x_st)[0].argmax(1) == y_st).double().mean())
+    return ({"checkpoints": checkpoints, "patch_share": share, "params": params, "stroke_accuracy": stroke_accuracy},
+            examples, watch, parameters(model))
 
 
 def _mean(example: dict, state: str, key: str) -> float:
@@ -201,6 +223,7 @@ def summary(result: dict, examples: dict) -> dict:
     first, last = ck["0"], ck[str(EPOCHS)]
     return {
         "test_accuracy": last["accuracy"], "untrained_accuracy": first["accuracy"],
+        "stroke_accuracy": result["stroke_accuracy"],
         "untrained_entropy_pct": first["entropy_pct"], "trained_entropy_pct": last["entropy_pct"],
         "patch_rows": {"untrained_entropy_pct": first["patch_entropy_pct"],
                        "trained_entropy_pct": last["patch_entropy_pct"]},
@@ -222,15 +245,19 @@ def summary(result: dict, examples: dict) -> dict:
 
 
 def compute() -> dict:
-    runs = dict(zip(SEEDS, map_seeds(train, SEEDS)))
-    LAST_TRAINING["watch"] = [w for _, _, w in runs.values()]
+    # pinned: trained on the portable kernel path whatever the CPU, so the exported weights are the same
+    # bytes everywhere (scripts/common/training.py PINNED)
+    runs = dict(zip(SEEDS, map_seeds(train, SEEDS, pinned=True)))
+    LAST_TRAINING["watch"] = [w for _, _, w, _ in runs.values()]
+    LAST_TRAINING["parameters"] = runs[SEED][3]
     per_seed = [{"seed": seed, **summary(*runs[seed][:2])} for seed in SEEDS]
-    result, examples, _ = runs[SEED]
+    result, examples, _, _ = runs[SEED]
     return {
         "seed": SEED, "seeds": list(SEEDS), "n_seeds": len(SEEDS),
         "n_train": N_TRAIN, "n_test": N_TEST, "epochs": EPOCHS, "batch": BATCH, "lr": LR,
         "d": D, "heads": HEADS, "head_dim": D // HEADS, "mlp": MLP, "params": result["params"],
         "sizes": {"min": SIZES[0], "max": SIZES[1]}, "noise": NOISE, "shapes": list(SHAPES),
+        "n_strokes": N_STROKES, "brush": BRUSH,
         **summary(result, examples),
         "examples": examples,
         "per_seed": per_seed,
@@ -254,6 +281,18 @@ def measure() -> dict:
         compute()
     return {**seconds_per_seed(LAST_TRAINING["watch"]), "epochs": EPOCHS,
             "n_train": N_TRAIN, "n_seeds": len(SEEDS)}
+
+
+def export() -> str:
+    """The pictured model (SEED) for the page's own forward pass (overrides/assets/js/tiny-models.js): the
+    set-up it needs and the trained parameters (the last compute() in this process, else a fresh run),
+    in float32 (scripts/common/weights.py)."""
+    if "parameters" not in LAST_TRAINING:
+        compute()
+    return weights.script("sa_trained", {
+        "seed": SEED, "tensors": LAST_TRAINING["parameters"], "dtype": "float32",
+        "config": {"size": SIZE, "patch": PATCH, "d": D, "heads": HEADS, "mlp": MLP,
+                   "classes": list(SHAPES), "ln_eps": nn.LayerNorm(D).eps}})
 
 
 if __name__ == "__main__":

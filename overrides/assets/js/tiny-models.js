@@ -1,9 +1,9 @@
 // The course's two trained models, run in the page: the vision transformer of the self-attention lesson
 // (scripts/experiments/sa_trained.py, TinyViT) and the Persian→English translator of the cross-attention
-// lesson (scripts/experiments/ca_trained.py, Translator). A model is {config, weights, ...} as
-// tests/test_tiny_models.py encodes it from the torch module (a script adding it to globalThis.courseModels
-// loads from file:// too). No page uses this yet: the build does not ship trained weights until they are the
-// same bytes on every CPU (issue 26). This file only computes; it draws nothing.
+// lesson (scripts/experiments/ca_trained.py, Translator). A model is {config, weights, ...} as the build
+// exports it: generated/models/<experiment>.js (scripts/common/weights.py), a script adding it to
+// globalThis.courseModels, so it loads from file:// too. The self-attention lesson's «Намалюй сам» runs the
+// ViT (overrides/assets/js/draw-shape.js). This file only computes; it draws nothing.
 //
 // Every number is a float32, as the exported weights are: each result is stored in a Float32Array, and a
 // sum runs in JavaScript's double and is rounded once when stored. tests/test_tiny_models.py runs this
