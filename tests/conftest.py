@@ -19,6 +19,15 @@ LESSONS = course.lessons()              # the chapters: each one's overview page
 LESSON_PAGES = course.lesson_pages()    # every page of every chapter, in reading order
 
 
+# The published models' names keep their Latin digits on every page («GPT-2 small», «Llama 2 7B»: names, not
+# numbers; scripts/common/published_models.py): tests that look for Latin digits take them out first.
+def _model_names():
+    from scripts.common.published_models import PRESETS
+    return re.compile("|".join(re.escape(m["name"]) for m in PRESETS))
+
+
+MODEL_NAMES = _model_names()
+
 def pages_showing(kind: str) -> tuple[str, ...]:
     """The chapter pages whose default-language source shows a `{{ <kind>: … }}` reference (chart,
     exercise, table), in reading order: a test of such pages follows the text when it moves."""

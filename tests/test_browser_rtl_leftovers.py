@@ -12,9 +12,8 @@ import re
 
 import pytest
 
-from conftest import CHART_PAGES, open_page, pages
+from conftest import CHART_PAGES, MODEL_NAMES, open_page, pages
 from scripts.common import course
-from scripts.common.published_models import PRESETS
 
 OTHER_DIGITS = [l.code for l in course.languages() if l.numerals != "0123456789"]
 RTL = [l.code for l in course.languages() if l.rtl]
@@ -22,9 +21,6 @@ RTL = [l.code for l in course.languages() if l.rtl]
 # a base is a number). An index's subscript (t₁, q₂) names a variable, as the tables' `sub` format writes it.
 LATIN = re.compile(r"(?<![A-Za-z0-9])[0-9]+(?![A-Za-z0-9])|log[\u2080-\u2089]+")
 HYPHEN_MINUS = re.compile(r"(?<![A-Za-z0-9])-(?=[0-9\u06f0-\u06f9\u0660-\u0669])")
-# The published models' names keep their digits, as float32 does («GPT-2 small», «Llama 2 7B»: names, not
-# numbers; scripts/common/published_models.py): they are taken out of a text before its digits are read.
-MODEL_NAMES = re.compile("|".join(re.escape(m["name"]) for m in PRESETS))
 
 TEXTS = """async () => {
   const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));

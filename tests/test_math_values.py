@@ -61,10 +61,7 @@ def test_table_cells_show_no_latin_digit(site_dir, lang):
     are in the page's numerals, and no reference is left unresolved in a cell; a name (`float32`, a published
     model's name) keeps its digits."""
     import re
-    from conftest import pages
-    from scripts.common.published_models import PRESETS
-    # the published models' names keep their digits too («GPT-2 small», «Llama 2 7B»: names, not numbers)
-    names = re.compile("|".join(re.escape(m["name"]) for m in PRESETS))
+    from conftest import MODEL_NAMES as names, pages
     found = []
     for page in pages():
         html_ = site_dir / course.page_path(lang, page) / "index.html"

@@ -51,7 +51,9 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
             .transform_calculate(state="datum.j > datum.i ? 'masked' : datum.i > datum.pos ? 'later' : 'done'"))
     shown = base.transform_filter("datum.state == 'done'")
     fill = shown.mark_rect(stroke="white", strokeWidth=1, color=CELL).encode(
-        x=x, y=y, opacity=alt.Opacity("w:Q", scale=alt.Scale(domain=[0, 1], range=[0.06, 1]), legend=None),
+        # the darkest cell (weight 1) stays light enough for the page's text colour on white and on slate
+        # (4,5:1 or more, tests/test_chart_design.py), as the learned-alignment matrix does
+        x=x, y=y, opacity=alt.Opacity("w:Q", scale=alt.Scale(domain=[0, 1], range=[0.06, 0.7]), legend=None),
         tooltip=[alt.Tooltip("qw:N", title=t["query"]), alt.Tooltip("kw:N", title=t["key"]),
                  alt.Tooltip("w:Q", title=t["weight"], format=".3f")]).transform_calculate(
         qw=f"{js(words)}[datum.i]", kw=f"{js(words)}[datum.j]")
@@ -59,14 +61,9 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
         color="#9e9e9e", opacity=0.18, stroke="white", strokeWidth=1).encode(x=x, y=y)
     later = base.transform_filter("datum.state == 'later' && datum.j <= datum.i").mark_rect(
         fill=None, stroke="#9e9e9e", strokeDash=[2, 2], strokeWidth=1, opacity=0.6).encode(x=x, y=y)
-    # the new row's weights, where a cell is wide enough for them (not on a phone): white on a strong
-    # cell, the page's text colour on a pale one
-    row_values = shown.transform_filter(f"datum.i == datum.pos && width / {n} >= 34")
-    values = alt.layer(
-        row_values.transform_filter("datum.w > 0.55").mark_text(fontSize=11, color="white").encode(
-            x=x, y=y, text=alt.Text("w:Q", format=".2f")),
-        row_values.transform_filter("datum.w <= 0.55").mark_text(fontSize=11).encode(
-            x=x, y=y, text=alt.Text("w:Q", format=".2f")))
+    # the new row's weights in the page's text colour, where a cell is wide enough for them (not on a phone)
+    values = shown.transform_filter(f"datum.i == datum.pos && width / {n} >= 34").mark_text(fontSize=12).encode(
+        x=x, y=y, text=alt.Text("w:Q", format=".2f"))
     row = base.transform_filter("datum.i == datum.pos && datum.j == 0").mark_rect(
         fill=None, stroke=CACHED, strokeWidth=2.5).encode(y=y, x=alt.value(0), x2=alt.value("width"))
     # the cache above the matrix: one cell per token whose key and value it holds, the newest one full

@@ -34,7 +34,7 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     weights = alt.Chart(alt.Data(values=bars)).transform_filter("datum.s == step")
     drawn = weights.mark_bar(color=BAR, width={"band": 0.6}).encode(
         x=x, y=y, tooltip=[alt.Tooltip("w:Q", title=t["weight"], format=".4f")])
-    labels = weights.mark_text(dy=-6, baseline="bottom", fontSize=11).encode(
+    labels = weights.mark_text(dy=-6, baseline="bottom", fontSize=12).encode(
         x=x, y=y, text=alt.Text("w:Q", format=".2f"))
     exact = alt.Chart(alt.Data(values=[{"j": j, "w": w} for j, w in enumerate(tr["exact"])])).mark_tick(
         color=EXACT, thickness=2.5, size=28).encode(x=x, y=y, tooltip=[alt.Tooltip("w:Q", title=t["exact"], format=".4f")])
