@@ -52,8 +52,8 @@ def build(data: dict, t: dict, lang: str) -> alt.TopLevelMixin:
     shown = base.transform_filter("datum.state == 'done'")
     fill = shown.mark_rect(stroke="white", strokeWidth=1, color=CELL).encode(
         # the darkest cell (weight 1) stays light enough for the page's text colour on white and on slate
-        # (4,5:1 or more, tests/test_chart_design.py), as the learned-alignment matrix does
-        x=x, y=y, opacity=alt.Opacity("w:Q", scale=alt.Scale(domain=[0, 1], range=[0.06, 0.7]), legend=None),
+        # (4,5:1 or more, tests/test_chart_design.py: at 0,7 slate's text read 4,0:1), as the learned-alignment matrix does
+        x=x, y=y, opacity=alt.Opacity("w:Q", scale=alt.Scale(domain=[0, 1], range=[0.06, 0.5]), legend=None),
         tooltip=[alt.Tooltip("qw:N", title=t["query"]), alt.Tooltip("kw:N", title=t["key"]),
                  alt.Tooltip("w:Q", title=t["weight"], format=".3f")]).transform_calculate(
         qw=f"{js(words)}[datum.i]", kw=f"{js(words)}[datum.j]")
