@@ -19,21 +19,13 @@ from conftest import LANGS, ROOT
 from scripts.common import jsonio
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node evaluates the Vega expressions")
+from scripts.charts._render import _dicts as walk  # every dict of a spec, outermost first  # noqa: E402
+
 FIELDS = ("layers", "heads", "kv_heads", "head_size", "bytes", "context")
 
 
 def spec(chart: str, lang: str) -> dict:
     return json.loads((ROOT / "generated" / "charts" / lang / f"{chart}.vg.json").read_text(encoding="utf-8"))
-
-
-def walk(node):
-    if isinstance(node, dict):
-        yield node
-        for value in node.values():
-            yield from walk(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from walk(value)
 
 
 def formulas(vg: dict) -> dict:
