@@ -17,6 +17,7 @@ import pytest
 
 from conftest import LANGS, open_page
 from course_build import refs
+from scripts.charts._render import _nodes
 from scripts.common import course
 from scripts.common.i18n import strings
 
@@ -133,14 +134,8 @@ def test_search_counts_in_the_languages_digits(context, base_url, lang):
 
 
 def _flat(x):
-    if isinstance(x, str):
-        yield x
-    elif isinstance(x, dict):
-        for v in x.values():
-            yield from _flat(v)
-    elif isinstance(x, list):
-        for v in x:
-            yield from _flat(v)
+    """Every string in a strings file's part, however nested."""
+    return [n for n in _nodes(x) if isinstance(n, str)]
 
 
 @pytest.mark.parametrize("lang", LANGS)

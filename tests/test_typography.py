@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 from conftest import ROOT
+from scripts.charts._render import _dicts
 from scripts.common import course, numfmt
 
 LANGS = [lang.code for lang in course.languages()]
@@ -101,14 +102,8 @@ def test_every_lesson_table_has_a_title(lang):
 
 
 def axes(spec):
-    if isinstance(spec, dict):
-        if "orient" in spec and "scale" in spec:
-            yield spec
-        for value in spec.values():
-            yield from axes(value)
-    elif isinstance(spec, list):
-        for value in spec:
-            yield from axes(value)
+    """Every axis of a Vega spec, however deep."""
+    return [d for d in _dicts(spec) if "orient" in d and "scale" in d]
 
 
 @pytest.mark.parametrize("lang", LANGS)

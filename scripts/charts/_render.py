@@ -96,16 +96,17 @@ def follow_page_colours(node):
     return node
 
 
+def _nodes(node):
+    """Every node of a spec (dicts, lists, strings, numbers), outermost first: each is yielded before its
+    values are walked, so a caller may replace a dict's entries."""
+    yield node
+    for v in node.values() if isinstance(node, dict) else node if isinstance(node, list) else ():
+        yield from _nodes(v)
+
+
 def _dicts(node):
-    """Every dict in a spec, outermost first (each is yielded before its values are walked, so a caller
-    may replace its entries)."""
-    if isinstance(node, dict):
-        yield node
-        for v in node.values():
-            yield from _dicts(v)
-    elif isinstance(node, list):
-        for v in node:
-            yield from _dicts(v)
+    """Every dict in a spec, outermost first (see _nodes)."""
+    return (n for n in _nodes(node) if isinstance(n, dict))
 
 
 _BARE_DATUM = re.compile(r"(?<![.\w])datum\[")

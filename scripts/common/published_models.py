@@ -22,71 +22,47 @@ Fields of a preset:
 """
 from __future__ import annotations
 
-REFERENCES = {
-    "vaswani2017": {"authors": "Vaswani et al.", "year": 2017, "title": "Attention Is All You Need",
-                    "venue": "NeurIPS 2017", "arxiv": "1706.03762", "url": "https://arxiv.org/abs/1706.03762"},
-    "radford2019": {"authors": "Radford et al.", "year": 2019,
-                    "title": "Language Models are Unsupervised Multitask Learners", "venue": "OpenAI technical report",
-                    "arxiv": None,
-                    "url": "https://cdn.openai.com/better-language-models/language_models_are_unsupervised_multitask_learners.pdf"},
-    "gpt2_hparams": {"authors": "OpenAI", "year": 2019, "title": "gpt-2: models/124M/hparams.json (released code and model)",
-                     "venue": "GitHub repository openai/gpt-2", "arxiv": None,
-                     "url": "https://github.com/openai/gpt-2"},
-    "touvron2023": {"authors": "Touvron et al.", "year": 2023,
-                    "title": "Llama 2: Open Foundation and Fine-Tuned Chat Models", "venue": "arXiv preprint",
-                    "arxiv": "2307.09288", "url": "https://arxiv.org/abs/2307.09288"},
-    "llama2_7b_config": {"authors": "Meta", "year": 2023, "title": "meta-llama/Llama-2-7b-hf: config.json",
-                         "venue": "Hugging Face model repository", "arxiv": None,
-                         "url": "https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json"},
-    "llama2_70b_config": {"authors": "Meta", "year": 2023, "title": "meta-llama/Llama-2-70b-hf: config.json",
-                          "venue": "Hugging Face model repository", "arxiv": None,
-                          "url": "https://huggingface.co/meta-llama/Llama-2-70b-hf/blob/main/config.json"},
-    "jiang2023": {"authors": "Jiang et al.", "year": 2023, "title": "Mistral 7B", "venue": "arXiv preprint",
-                  "arxiv": "2310.06825", "url": "https://arxiv.org/abs/2310.06825"},
-    "zhang2022": {"authors": "Zhang et al.", "year": 2022, "title": "OPT: Open Pre-trained Transformer Language Models",
-                  "venue": "arXiv preprint", "arxiv": "2205.01068", "url": "https://arxiv.org/abs/2205.01068"},
-    "shazeer2019": {"authors": "Shazeer", "year": 2019, "title": "Fast Transformer Decoding: One Write-Head is All You Need",
-                    "venue": "arXiv preprint", "arxiv": "1911.02150", "url": "https://arxiv.org/abs/1911.02150"},
-    "ainslie2023": {"authors": "Ainslie et al.", "year": 2023,
-                    "title": "GQA: Training Generalized Multi-Query Transformer Models from Multi-Head Checkpoints",
-                    "venue": "EMNLP 2023", "arxiv": "2305.13245", "url": "https://arxiv.org/abs/2305.13245"},
-    "dao2022": {"authors": "Dao et al.", "year": 2022,
-                "title": "FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness",
-                "venue": "NeurIPS 2022", "arxiv": "2205.14135", "url": "https://arxiv.org/abs/2205.14135"},
-    "milakov2018": {"authors": "Milakov and Gimelshein", "year": 2018, "title": "Online normalizer calculation for softmax",
-                    "venue": "arXiv preprint", "arxiv": "1805.02867", "url": "https://arxiv.org/abs/1805.02867"},
-    "kwon2023": {"authors": "Kwon et al.", "year": 2023,
-                 "title": "Efficient Memory Management for Large Language Model Serving with PagedAttention",
-                 "venue": "SOSP 2023", "arxiv": "2309.06180", "url": "https://arxiv.org/abs/2309.06180"},
-}
+# The documents the presets and the chapter cite: key, then (authors, year, title, venue, arXiv id, link).
+REFERENCE_FIELDS = ("authors", "year", "title", "venue", "arxiv", "url")
+REFERENCES = {k: dict(zip(REFERENCE_FIELDS, row)) for k, row in {
+    "vaswani2017": ("Vaswani et al.", 2017, "Attention Is All You Need", "NeurIPS 2017", "1706.03762", "https://arxiv.org/abs/1706.03762"),
+    "radford2019": ("Radford et al.", 2019, "Language Models are Unsupervised Multitask Learners", "OpenAI technical report", None, "https://cdn.openai.com/better-language-models/language_models_are_unsupervised_multitask_learners.pdf"),
+    "gpt2_hparams": ("OpenAI", 2019, "gpt-2: models/124M/hparams.json (released code and model)", "GitHub repository openai/gpt-2", None, "https://github.com/openai/gpt-2"),
+    "touvron2023": ("Touvron et al.", 2023, "Llama 2: Open Foundation and Fine-Tuned Chat Models", "arXiv preprint", "2307.09288", "https://arxiv.org/abs/2307.09288"),
+    "llama2_7b_config": ("Meta", 2023, "meta-llama/Llama-2-7b-hf: config.json", "Hugging Face model repository", None, "https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json"),
+    "llama2_70b_config": ("Meta", 2023, "meta-llama/Llama-2-70b-hf: config.json", "Hugging Face model repository", None, "https://huggingface.co/meta-llama/Llama-2-70b-hf/blob/main/config.json"),
+    "jiang2023": ("Jiang et al.", 2023, "Mistral 7B", "arXiv preprint", "2310.06825", "https://arxiv.org/abs/2310.06825"),
+    "zhang2022": ("Zhang et al.", 2022, "OPT: Open Pre-trained Transformer Language Models", "arXiv preprint", "2205.01068", "https://arxiv.org/abs/2205.01068"),
+    "shazeer2019": ("Shazeer", 2019, "Fast Transformer Decoding: One Write-Head is All You Need", "arXiv preprint", "1911.02150", "https://arxiv.org/abs/1911.02150"),
+    "ainslie2023": ("Ainslie et al.", 2023, "GQA: Training Generalized Multi-Query Transformer Models from Multi-Head Checkpoints", "EMNLP 2023", "2305.13245", "https://arxiv.org/abs/2305.13245"),
+    "dao2022": ("Dao et al.", 2022, "FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness", "NeurIPS 2022", "2205.14135", "https://arxiv.org/abs/2205.14135"),
+    "milakov2018": ("Milakov and Gimelshein", 2018, "Online normalizer calculation for softmax", "arXiv preprint", "1805.02867", "https://arxiv.org/abs/1805.02867"),
+    "kwon2023": ("Kwon et al.", 2023, "Efficient Memory Management for Large Language Model Serving with PagedAttention", "SOSP 2023", "2309.06180", "https://arxiv.org/abs/2309.06180"),
+}.items()}
 
-PRESETS = [
-    {"id": "gpt2_small", "name": "GPT-2 small", "layers": 12, "heads": 12, "kv_heads": 12, "head_size": 64,
-     "d_model": 768, "context": 1024, "params": 117e6, "params_as_stated": "117M",
-     "bytes_per_number": 4, "window": None,
-     "sources": [{"ref": "radford2019", "gives": "layers, d_model, context, params (Table 2, section 2.3)"},
-                 {"ref": "gpt2_hparams", "gives": "heads (n_head = 12)"}]},
-    {"id": "llama2_7b", "name": "Llama 2 7B", "layers": 32, "heads": 32, "kv_heads": 32, "head_size": 128,
-     "d_model": 4096, "context": 4096, "params": 7e9, "params_as_stated": "7B",
-     "bytes_per_number": 2, "window": None,
-     "sources": [{"ref": "touvron2023", "gives": "params, context, no GQA at 7B (Table 1)"},
-                 {"ref": "llama2_7b_config", "gives": "layers, heads, kv_heads, d_model"}]},
-    {"id": "llama2_70b", "name": "Llama 2 70B", "layers": 80, "heads": 64, "kv_heads": 8, "head_size": 128,
-     "d_model": 8192, "context": 4096, "params": 70e9, "params_as_stated": "70B",
-     "bytes_per_number": 2, "window": None,
-     "sources": [{"ref": "touvron2023", "gives": "params, context, GQA at 70B (Table 1)"},
-                 {"ref": "llama2_70b_config", "gives": "layers, heads, kv_heads, d_model"}]},
-    {"id": "mistral_7b", "name": "Mistral 7B", "layers": 32, "heads": 32, "kv_heads": 8, "head_size": 128,
-     "d_model": 4096, "context": 8192, "params": 7e9, "params_as_stated": "7B",
-     "bytes_per_number": 2, "window": 4096,
-     "sources": [{"ref": "jiang2023", "gives": "every number (Table 1: n_layers, n_heads, n_kv_heads, head_dim, "
-                                               "dim, window_size, context_len)"}]},
-    {"id": "opt_13b", "name": "OPT-13B", "layers": 40, "heads": 40, "kv_heads": 40, "head_size": 128,
-     "d_model": 5120, "context": 2048, "params": 13e9, "params_as_stated": "13B",
-     "bytes_per_number": 2, "window": None,
-     "sources": [{"ref": "zhang2022", "gives": "layers, heads, d_model, params (Table 1), context"},
-                 {"ref": "kwon2023", "gives": "its cache: 800 KB a token in FP16, up to 1.6 GB a request"}]},
+# One row a model, in the order of COLUMNS (the fields above), then its sources.
+COLUMNS = ("id", "name", "layers", "heads", "kv_heads", "head_size", "d_model", "context", "params",
+           "params_as_stated", "bytes_per_number", "window")
+ROWS = [
+    ("gpt2_small", "GPT-2 small", 12, 12, 12, 64, 768, 1024, 117e6, "117M", 4, None),
+    ("llama2_7b", "Llama 2 7B", 32, 32, 32, 128, 4096, 4096, 7e9, "7B", 2, None),
+    ("llama2_70b", "Llama 2 70B", 80, 64, 8, 128, 8192, 4096, 70e9, "70B", 2, None),
+    ("mistral_7b", "Mistral 7B", 32, 32, 8, 128, 4096, 8192, 7e9, "7B", 2, 4096),
+    ("opt_13b", "OPT-13B", 40, 40, 40, 128, 5120, 2048, 13e9, "13B", 2, None),
 ]
+SOURCES = {
+    "gpt2_small": [{"ref": "radford2019", "gives": "layers, d_model, context, params (Table 2, section 2.3)"},
+                   {"ref": "gpt2_hparams", "gives": "heads (n_head = 12)"}],
+    "llama2_7b": [{"ref": "touvron2023", "gives": "params, context, no GQA at 7B (Table 1)"},
+                  {"ref": "llama2_7b_config", "gives": "layers, heads, kv_heads, d_model"}],
+    "llama2_70b": [{"ref": "touvron2023", "gives": "params, context, GQA at 70B (Table 1)"},
+                   {"ref": "llama2_70b_config", "gives": "layers, heads, kv_heads, d_model"}],
+    "mistral_7b": [{"ref": "jiang2023", "gives": "every number (Table 1: n_layers, n_heads, n_kv_heads, head_dim, "
+                                                 "dim, window_size, context_len)"}],
+    "opt_13b": [{"ref": "zhang2022", "gives": "layers, heads, d_model, params (Table 1), context"},
+                {"ref": "kwon2023", "gives": "its cache: 800 KB a token in FP16, up to 1.6 GB a request"}],
+}
+PRESETS = [{**dict(zip(COLUMNS, row)), "sources": SOURCES[row[0]]} for row in ROWS]
 
 # Number formats a reader can pick, bytes per number.
 FORMATS = [{"format": "float32", "bytes": 4}, {"format": "float16", "bytes": 2},

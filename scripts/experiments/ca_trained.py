@@ -213,24 +213,30 @@ def train(seed: int):
         train_rows = [r for i, r in enumerate(rows) if i not in test]
         test_rows = [r for i, r in enumerate(rows) if i in test]
         model = Translator(len(sv.words), len(tv.words))
-        opt = torch.optim.Adam(model.parameters(), lr=LR)
-        order = torch.Generator().manual_seed(seed)
-        with watch.running():
-            for _ in range(EPOCHS):
-                model.train()
-                for idx in torch.randperm(len(train_rows), generator=order).split(BATCH):
-                    src, pad, tin, tout = batch([train_rows[i] for i in idx], sv, tv)
-                    logits, _ = model(src, pad, tin)
-                    loss = nn.functional.cross_entropy(logits.flatten(0, 1), tout.flatten(), ignore_index=0)
-                    opt.zero_grad()
-                    loss.backward()
-                    opt.step()
-        model.eval()
+        fit(model, train_rows, sv, tv, seed, EPOCHS, watch)
         result = evaluate(model, test_rows, sv, tv)
         result["sentences"] = examples(model, rows, test, sv, tv)
         result.update(n_sentences=len(rows), n_train=len(train_rows), n_test=len(test_rows),
                       params=sum(p.numel() for p in model.parameters()))
     return result, watch, parameters(model)
+
+
+def fit(model, train_rows, sv, tv, seed: int, epochs: int, watch: Stopwatch) -> None:
+    """The training loop (Adam at LR, cross-entropy over the target words, batches of BATCH in an order drawn
+    from `seed`), timed by `watch`; sc_gqa trains its grouped translators with it too."""
+    opt = torch.optim.Adam(model.parameters(), lr=LR)
+    order = torch.Generator().manual_seed(seed)
+    with watch.running():
+        for _ in range(epochs):
+            model.train()
+            for idx in torch.randperm(len(train_rows), generator=order).split(BATCH):
+                src, pad, tin, tout = batch([train_rows[i] for i in idx], sv, tv)
+                logits, _ = model(src, pad, tin)
+                loss = nn.functional.cross_entropy(logits.flatten(0, 1), tout.flatten(), ignore_index=0)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+    model.eval()
 
 
 def evaluate(model, test_rows, sv, tv) -> dict:

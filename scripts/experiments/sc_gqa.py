@@ -159,19 +159,7 @@ def fit(groups: int, seed: int, watch: Stopwatch | None = None):
     train_rows = [r for i, r in enumerate(rows) if i not in test]
     test_rows = [r for i, r in enumerate(rows) if i in test]
     model = GroupedTranslator(len(sv.words), len(tv.words), groups)
-    opt = torch.optim.Adam(model.parameters(), lr=ca_trained.LR)
-    order = torch.Generator().manual_seed(seed)
-    with (watch or Stopwatch()).running():
-        for _ in range(EPOCHS):
-            model.train()
-            for idx in torch.randperm(len(train_rows), generator=order).split(ca_trained.BATCH):
-                src, pad, tin, tout = ca_trained.batch([train_rows[i] for i in idx], sv, tv)
-                logits, _ = model(src, pad, tin)
-                loss = nn.functional.cross_entropy(logits.flatten(0, 1), tout.flatten(), ignore_index=0)
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
-    model.eval()
+    ca_trained.fit(model, train_rows, sv, tv, seed, EPOCHS, watch or Stopwatch())
     return model, test_rows, sv, tv
 
 
