@@ -10,6 +10,7 @@ import pytest
 
 from conftest import LANGS, data, open_page
 from course_build.widgets import declared
+from scripts.common import course
 from scripts.common.i18n import strings
 
 PAGE = "cross-attention/alignment"
@@ -171,4 +172,19 @@ def test_the_offline_copy_translates_with_the_network_cut(context, offline_copy,
     assert worst < TOLERANCE
     assert not p.outside, p.outside
     assert not p.errors, p.errors
+    p.close()
+
+
+def test_the_model_loads_only_as_the_figure_nears_the_viewport(context, base_url):
+    """The translator's weights (the page's heaviest file) are not fetched with the page: only when the figure
+    comes within about a screen of the viewport (widgets.js)."""
+    p = context.new_page()
+    models = []
+    p.on("request", lambda r: models.append(r.url) if "/assets/models/" in r.url else None)
+    p.goto(base_url + course.page_path(LANGS[0], PAGE))
+    p.wait_for_load_state("networkidle")
+    assert not models, models
+    assert p.evaluate(f"() => !document.querySelector('{WIDGET}').dataset.started")
+    ready(p)
+    assert [u.rsplit("/", 1)[-1] for u in models] == ["ca_trained.js"], models
     p.close()
