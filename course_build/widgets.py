@@ -8,7 +8,10 @@ script (overrides/assets/js/<script>) and the experiments whose exported model i
 script shows, passed to it as they are).
 
 This stage puts a figure in the page (title and caption as a chart has; on paper the print caption, since
-paper cannot be drawn on) and, in the site, copies each model file to assets/models/. The page's
+paper cannot be drawn on) and, in the site, copies each model file to assets/models/. A widget whose
+declaration names `print: <experiment>/<key path>` (a sentence's record of generated/data: source, target,
+output, correct, matrix) also gets, on paper only, that example with its numbers: the `print_example` line of
+its words, then the matrix as a table (a row per written word, the source words right to left). The page's
 overrides/assets/js/widgets.js loads tiny-models.js, the model and the widget's script when the figure
 nears the viewport, as charts.js does with Vega: scripts, not fetches, so the offline copy works too.
 """
@@ -26,6 +29,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.utils import get_relative_url
 
+from course_build import datapath
 from scripts.common import numfmt
 from scripts.common.i18n import strings
 
@@ -68,17 +72,36 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
         scripts = [get_relative_url("assets/js/tiny-models.js", page.url)]
         scripts += [get_relative_url(model_script(e), page.url) for e in d["models"]]
         scripts.append(get_relative_url(f"assets/js/{d['script']}", page.url))
-        opts = {"locale": numfmt.d3_locale(lang), "ui": t["ui"], "models": d["models"]}
+        opts = {"locale": numfmt.d3_locale(lang), "ui": t["ui"], "models": d["models"], "text": d.get("text")}
+        example = printed_example(d, t, lang, f"docs/{lang}/{page.file.src_uri}") if d.get("print") else ""
         return (f'<figure class="widget" id="widget-{wid}" data-widget="{wid}" '
                 f'data-scripts="{html.escape(json.dumps(scripts))}" '
                 f'data-opts="{html.escape(json.dumps(opts, ensure_ascii=False))}">'
-                f'<div class="widget-view" role="group" aria-label="{html.escape(t["title"])}"></div>'
+                f'<div class="widget-view" role="group" aria-label="{html.escape(t["title"])}"></div>{example}'
                 f'<figcaption><strong>{html.escape(t["title"])}.</strong> '
                 f'<span class="say-screen">{html.escape(" ".join(t["description"].split()))}</span>'
                 f'<span class="say-print" data-search-exclude>{html.escape(" ".join(t["print_caption"].split()))}'
                 f'</span></figcaption></figure>')
     page.meta["widget_scripts"] = True
     return SLOT.sub(figure, content)
+
+
+def printed_example(d: dict, t: dict, lang: str, where: str) -> str:
+    """On paper only: the declared example (a sentence's record) and its matrix, numbers in the page's digits;
+    its words marked with the languages the declaration's `text` gives."""
+    s = datapath.lookup(d["print"], where)
+    src, tgt = (" ".join(f'{k}="{html.escape(v)}"' for k, v in d["text"][side].items()) for side in ("source", "target"))
+    line = t["print_example"].format(source=f'<bdi {src}>{html.escape(s["source_text"])}</bdi>',
+                                     output=f'<bdi {tgt}>{html.escape(s["output_text"])}</bdi>',
+                                     verdict=html.escape(t["ui"]["right" if s["correct"] else "wrong"]))
+    cols = list(reversed(range(len(s["source"]))))     # right to left: the Persian sentence's order
+    head = "".join(f'<th scope="col" {src}>{html.escape(s["source"][j])}</th>' for j in cols)
+    rows = "".join(f'<tr><th scope="row" {tgt}>{html.escape(word)}</th>'
+                   + "".join(f"<td>{numfmt.fmt(row[j], '.2f', lang)}</td>" for j in cols) + "</tr>"
+                   for word, row in zip(s["target"], s["matrix"]))
+    return (f'<div class="widget-print" data-search-exclude><p>{line}</p>'
+            f'<table class="ws-matrix" dir="ltr"><thead><tr><th scope="col">{html.escape(t["ui"]["written"])}</th>'
+            f'{head}</tr></thead><tbody>{rows}</tbody></table></div>')
 
 
 def on_post_build(config, **kwargs) -> None:

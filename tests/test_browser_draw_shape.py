@@ -97,6 +97,9 @@ def test_keyboard_places_moves_and_toggles(context, base_url, lang):
     p.locator(f"{WIDGET} .ds-across").focus()
     p.keyboard.press("ArrowRight")
     p.wait_for_function(f"(b) => ({STATE})().grid.join() !== b.join()", arg=before)
+    # each key's change is computed in the next frame: under load the size's frame can come before the move's
+    p.evaluate(NEXT_FRAME)
+    p.evaluate(NEXT_FRAME)
     moved = p.evaluate(STATE)["grid"]
     p.locator(f"{WIDGET} canvas.ds-grid").focus()
     p.keyboard.press("ArrowUp")                         # the cursor starts at row 14, column 14

@@ -254,3 +254,45 @@ def test_translator_greedy_decoding_logits_and_attention_match_torch(models, inp
           "largest difference from torch: " + ", ".join(f"{k} {v:.1e}" for k, v in worst.items()))
     assert len(inputs["sentences"]) >= 50
     assert max(worst.values()) < TOLERANCE, worst
+
+
+# The grammar the translator's file carries for «Напиши речення» (ca_trained.py grammar()), read by the page's
+# own code (overrides/assets/js/write-sentence.js grammarOf) under node: every corpus sentence gets its English
+# and whether it was held out, as the experiment split it; the probes get theirs; a sentence the grammar has no
+# shape for gets none.
+GRAMMAR_DRIVER = r"""
+const fs = require("fs");
+const [ws, caFile, inputs] = process.argv.slice(1);
+const { grammarOf, words } = require(ws); require(caFile);
+const g = grammarOf(globalThis.courseModels.ca_trained);
+const sentences = JSON.parse(fs.readFileSync(inputs, "utf8"));
+process.stdout.write(JSON.stringify({ size: g.size, found: sentences.map(s => g.match(words(s))) }));
+"""
+
+
+def test_the_exported_grammar_gives_every_sentence_its_english_and_split(tmp_path):
+    rows, test, _, _ = ca.split()
+    probes = ca.probes()
+    repeat = ["سگ سگ را دید"]                       # a shape of the grammar, a sentence corpus() leaves out
+    outside = ["سگ دید", "نشست گربه روی فرش"]
+    typed = [" ".join(r[1]) for r in rows] + [" ".join(p[1]) for p in probes.values()] + repeat + outside
+    typed.append("گربه روي فرش نشست.")                # Arabic yeh and a full stop, as a keyboard may give them
+    path = tmp_path / "sentences.json"
+    path.write_text(json.dumps(typed, ensure_ascii=False), encoding="utf-8")
+    proc = subprocess.run(["node", "-e", GRAMMAR_DRIVER, str(ROOT / "overrides" / "assets" / "js" / "write-sentence.js"),
+                           str(ROOT / "generated" / "models" / "ca_trained.js"), str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout)
+    assert out["size"] == len(rows)
+    found = out["found"]
+    for i, (row, f) in enumerate(zip(rows, found)):
+        assert f == {"kind": row[0], "target": row[2], "status": "held_out" if i in test else "trained"}, (row[1], f)
+    for (kind, p), f in zip(probes.items(), found[len(rows):]):
+        assert f == {"kind": kind, "target": p[2], "status": "probe"}, (kind, f)
+    assert found[-4] == {"kind": "transitive", "target": ["the", "dog", "saw", "the", "dog"], "status": "repeat"}
+    assert found[-3] is None and found[-2] is None
+    seed = rows.index(next(r for r in rows if " ".join(r[1]) == ca.SEED_SENTENCE))
+    assert found[-1] == found[seed] and found[-1]["status"] == "held_out"
+    print(f"\ngrammar: {len(rows)} corpus sentences ({len(test)} held out), {len(probes)} probes, "
+          f"{len(repeat)} repeat, {len(outside)} outside")

@@ -9,6 +9,9 @@ Prints a table and writes bench/bench.json (git-ignored; machine-dependent). Mea
           slider → re-render p50/p95
   lighthouse  performance, accessibility, best practices, SEO on every page with Lighthouse's default
           mobile preset (simulated slow 4G, 4× CPU slowdown; npm lighthouse 12.2.3); the median of three runs
+  widgets each widget's model step in the page (the ViT's forward pass, the translator's decoder step) under 4× CPU
+          slowdown (CDP Emulation.setCPUThrottlingRate, Lighthouse's mobile preset), p50/p95; its model file and its
+          weights+code (every script its figure loads, as served) in gzip KB; `--widgets` alone
 Budgets are goals for this benchmark, not timed tests.
 """
 from __future__ import annotations
@@ -33,7 +36,8 @@ PAGES = [(lang, page) for page in course.pages() for lang in course.codes()]
 TRAIN_S = 60   # seconds each build-time training may take on 2 cores
 # data_force_s: 6 min on 2 cores, both trained models over their 5 seeds
 BUDGET = {"data_force_s": 360, "data_unchanged_s": 5, "site_unchanged_s": 30, "first_view_kb": 250, "all_in_kb": 400,
-          "in_view_ms": 1000, "slider_p95_ms": 50, "lh_performance": 97, "lh_accessibility": 100}
+          "in_view_ms": 1000, "slider_p95_ms": 50, "lh_performance": 97, "lh_accessibility": 100,
+          "step_p95_ms": 30, "model_kb": 150, "widget_kb": 200}   # issue 26: a widget's model step, model, weights+code
 # drawn charts, without asking charts.js to draw the rest (ALL_CHARTS_RENDERED does): the reader's path
 DRAWN = "[...document.querySelectorAll('.chart-view')].every(e => e.dataset.rendered === '1')"
 ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1")
@@ -152,6 +156,87 @@ def bench_pages(site: Path) -> list[dict]:
         browser.close()
     server.shutdown()
     return rows
+
+
+# A widget's model step, timed in the page on the reader's current input (the figure's state after it starts), by
+# the experiment whose model it runs: (what is timed, a JS function of (model, state) returning the step to time).
+# The translator's step is its longest for the sentence: the decoder over <bos> and every word written (the step
+# that writes the end); tiny-models.js recomputes every row of the prefix at each step, as the page decodes.
+WIDGET_STEPS = {
+    "sa_trained": ("ViT forward (one drawing)",
+                   "(m, st) => { const g = Float32Array.from(st.grid); return () => tinyModels.vit(m, g); }"),
+    "ca_trained": ("translator step (decoder, longest prefix)",
+                   "(m, st) => { const src = tinyModels.sourceIds(m, st.source), mem = tinyModels.encode(m, src);"
+                   " const tgt = [m.config.bos, ...st.words.map(w => m.target_words.indexOf(w))];"
+                   " return () => tinyModels.decode(m, mem, src.length, tgt); }"),
+}
+STEP_RUNS, CPU_SLOWDOWN = 60, 4
+
+
+def widget_pages() -> list[tuple[str, str, str]]:
+    """(language, page, widget id) for every {{ widget: }} in the first language's pages."""
+    from course_build.widgets import WIDGET
+    lang = course.codes()[0]
+    return [(lang, page, wid) for page in course.pages()
+            for wid in WIDGET.findall(course.source(lang, page).read_text(encoding="utf-8"))]
+
+
+def bench_widgets(site: Path) -> list[dict]:
+    from urllib.parse import urljoin
+
+    from playwright.sync_api import sync_playwright
+
+    from course_build.widgets import declared
+    server, base = start(site)
+    rows = []
+    with sync_playwright() as p:
+        browser = launch(p)
+        for lang, page, wid in widget_pages():
+            ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+            pg = ctx.new_page()
+            pg.goto(url_for(base, lang, page), wait_until="load")
+            fig = f"#widget-{wid}"
+            pg.locator(fig).scroll_into_view_if_needed()
+            pg.wait_for_function(f"() => document.querySelector('{fig}').dataset.ready === '1'", timeout=60000)
+            pg.wait_for_function(f"() => document.querySelector('{fig} .widget-view').courseState", timeout=30000)
+            scripts = json.loads(pg.locator(fig).get_attribute("data-scripts"))
+            files = [urljoin(pg.url, s) for s in scripts]
+            sizes = {s: len(gzip.compress(pg.evaluate("(u) => fetch(u).then(r => r.text())", s).encode(), 6)) / 1024
+                     for s in files}
+            cdp = ctx.new_cdp_session(pg)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+            for experiment in declared()[wid]["models"]:
+                what, make = WIDGET_STEPS[experiment]
+                times = pg.evaluate(f"""async () => {{
+                    const m = globalThis.courseModels[{json.dumps(experiment)}];
+                    const step = ({make})(m, document.querySelector('{fig} .widget-view').courseState), t = [];
+                    for (let i = 0; i < 5; i++) step();                      // warm: weights decoded, code compiled
+                    for (let i = 0; i < {STEP_RUNS}; i++) {{
+                      const t0 = performance.now(); step(); t.push(performance.now() - t0);
+                      await new Promise(r => setTimeout(r, 0));
+                    }}
+                    return t; }}""")
+                ts = sorted(times)
+                model = next(v for k, v in sizes.items() if k.endswith(f"/{experiment}.js"))
+                rows.append({"page": f"{lang}/{page}", "widget": wid, "step": what, "runs": len(ts),
+                             "cpu_slowdown": CPU_SLOWDOWN, "step_p50_ms": statistics.median(ts),
+                             "step_p95_ms": ts[int(0.95 * (len(ts) - 1))], "model_kb": model,
+                             "widget_kb": sum(sizes.values()),
+                             "scripts": {Path(k).name: round(v, 1) for k, v in sizes.items()}})
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+            ctx.close()
+        browser.close()
+    server.shutdown()
+    return rows
+
+
+def print_widgets(rows: list[dict]) -> None:
+    b = BUDGET
+    print(f"\n| widget | step ({CPU_SLOWDOWN}× CPU slowdown) | p50 ms | p95 ms (≤{b['step_p95_ms']}) | model gzip KB "
+          f"(≤{b['model_kb']}) | weights+code gzip KB (≤{b['widget_kb']}) |\n|---|---|--:|--:|--:|--:|")
+    for r in rows:
+        print(f"| {r['page']} {r['widget']} | {r['step']} | {r['step_p50_ms']:.1f} | {mark(r['step_p95_ms'], b['step_p95_ms'])} | "
+              f"{mark(r['model_kb'], b['model_kb'])} | {mark(r['widget_kb'], b['widget_kb'])} |")
 
 
 LH_RUNS = 3  # Lighthouse's simulated timings move a page's score by ±2–3 points between runs on this machine
@@ -488,8 +573,9 @@ def main() -> int:
     pages = bench_pages(site)
     lighthouse = bench_lighthouse(site)
     stock = bench_stock(site)
+    widgets = bench_widgets(site)
     result = {"machine": machine, "budgets": BUDGET, "data": data, "pages": pages, "lighthouse": lighthouse,
-              "stock": stock}
+              "stock": stock, "widgets": widgets}
     (ROOT / "bench" / "bench.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
 
     print(f"\nmachine: {machine['platform']}, {machine['cpus']} cpus, {machine['date']}\n")
@@ -515,13 +601,15 @@ def main() -> int:
               f"{', '.join(map(str, r['lh_performance_runs']))} | {r['lh_fcp_ms']} | {r['lh_lcp_ms']} | {r['lh_tbt_ms']} | "
               f"{mark(r['lh_accessibility'], 100, True)} | {r['lh_best_practices']} | {r['lh_seo']} |")
     print_stock(stock)
+    print_widgets(widgets)
     print("\nwritten: bench/bench.json")
     return 0
 
 
 # One comparison alone, on the built site/: `--stock` the stock libraries, `--own` our own page machinery
 # (each piece left out in turn); the figures go to bench/<name>.json.
-COMPARISONS = {"--stock": ("stock", bench_stock, print_stock), "--own": ("own", bench_own_pieces, print_own_pieces)}
+COMPARISONS = {"--stock": ("stock", bench_stock, print_stock), "--own": ("own", bench_own_pieces, print_own_pieces),
+               "--widgets": ("widgets", bench_widgets, print_widgets)}
 
 
 def main_comparison(flag: str) -> int:

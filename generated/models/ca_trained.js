@@ -12,6 +12,250 @@
   "pad": 0,
   "self_heads": 2
  },
+ "grammar": {
+  "classes": {
+   "animal": [
+    "گربه",
+    "سگ",
+    "موش",
+    "پرنده",
+    "پسر",
+    "دختر"
+   ],
+   "place": [
+    "فرش",
+    "میز",
+    "جعبه",
+    "درخت",
+    "تخت"
+   ],
+   "prep": [
+    "روی",
+    "زیر",
+    "کنار",
+    "پشت"
+   ],
+   "ra": [
+    "را"
+   ],
+   "thing": [
+    "سیب",
+    "کتاب",
+    "توپ",
+    "نان"
+   ],
+   "v_intr": [
+    "نشست",
+    "خوابید",
+    "ایستاد",
+    "دوید"
+   ],
+   "v_put": [
+    "گذاشت",
+    "انداخت"
+   ],
+   "v_tr": [
+    "دید",
+    "گرفت",
+    "خورد",
+    "آورد"
+   ]
+  },
+  "english": {
+   "آورد": "brought",
+   "انداخت": "dropped",
+   "ایستاد": "stood",
+   "تخت": "bed",
+   "توپ": "ball",
+   "جعبه": "box",
+   "خوابید": "slept",
+   "خورد": "ate",
+   "دختر": "girl",
+   "درخت": "tree",
+   "دوید": "ran",
+   "دید": "saw",
+   "روی": "on",
+   "زیر": "under",
+   "سگ": "dog",
+   "سیب": "apple",
+   "فرش": "mat",
+   "موش": "mouse",
+   "میز": "table",
+   "نان": "bread",
+   "نشست": "sat",
+   "پرنده": "bird",
+   "پسر": "boy",
+   "پشت": "behind",
+   "کتاب": "book",
+   "کنار": "beside",
+   "گذاشت": "put",
+   "گربه": "cat",
+   "گرفت": "caught"
+  },
+  "held_out": "gBBACAoPQiBBIGSILIRiFckBBAKJ0BMQTAoBkaHAgACKDtCIJBFAChSBE0A8D1xEQAg6AVaRMUwgNY8ARkQA5KC4JjgaAJAZgZtFQp0RF5ywGAFgBQqiAkoECSAHDAQKSCVQEQABJQAIiCapjE8D4ugAIUKDiiXKSNME4FTcAMAJgS7gCsaYQLoAIhqgIQRAScgLyYNIJARrCBAJNok6CgtIzU8AQ0hAgAghGIGacEAhUUlqMkgAuEkYSCEGXIALDRkUTEFQQvhJNAtaAkDI",
+  "n_sentences": 1656,
+  "shapes": [
+   {
+    "distinct": [],
+    "kind": "intransitive",
+    "slots": [
+     [
+      "animal"
+     ],
+     [
+      "prep"
+     ],
+     [
+      "place"
+     ],
+     [
+      "v_intr"
+     ]
+    ],
+    "target": [
+     "the",
+     0,
+     3,
+     1,
+     "the",
+     2
+    ]
+   },
+   {
+    "distinct": [
+     [
+      0,
+      1
+     ]
+    ],
+    "kind": "transitive",
+    "slots": [
+     [
+      "animal"
+     ],
+     [
+      "animal",
+      "thing"
+     ],
+     [
+      "ra"
+     ],
+     [
+      "v_tr"
+     ]
+    ],
+    "target": [
+     "the",
+     0,
+     3,
+     "the",
+     1
+    ]
+   },
+   {
+    "distinct": [],
+    "kind": "placing",
+    "slots": [
+     [
+      "animal"
+     ],
+     [
+      "thing"
+     ],
+     [
+      "ra"
+     ],
+     [
+      "prep"
+     ],
+     [
+      "place"
+     ],
+     [
+      "v_put"
+     ]
+    ],
+    "target": [
+     "the",
+     0,
+     5,
+     "the",
+     1,
+     3,
+     "the",
+     4
+    ]
+   },
+   {
+    "distinct": [
+     [
+      0,
+      2
+     ]
+    ],
+    "kind": "scrambled",
+    "probe": true,
+    "slots": [
+     [
+      "animal",
+      "thing"
+     ],
+     [
+      "ra"
+     ],
+     [
+      "animal"
+     ],
+     [
+      "v_tr"
+     ]
+    ],
+    "target": [
+     "the",
+     2,
+     3,
+     "the",
+     0
+    ]
+   },
+   {
+    "distinct": [],
+    "kind": "longer",
+    "probe": true,
+    "slots": [
+     [
+      "animal"
+     ],
+     [
+      "prep"
+     ],
+     [
+      "place"
+     ],
+     [
+      "prep"
+     ],
+     [
+      "place"
+     ],
+     [
+      "v_intr"
+     ]
+    ],
+    "target": [
+     "the",
+     0,
+     5,
+     1,
+     "the",
+     2,
+     3,
+     "the",
+     4
+    ]
+   }
+  ]
+ },
  "seed": 17,
  "source_words": [
   "<pad>",

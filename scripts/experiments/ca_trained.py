@@ -48,12 +48,16 @@ Keys returned:
                               ids: source_sentence, transitive, placing (held out) and the probes scrambled,
                               longer. matrix rows = target words (teacher forcing), columns = source
                               words, 3 decimals; gold[i] = source index or null.
+                              weights: the same rows unrounded (6 significant digits, as all data):
+                              what the page's own translator («Напиши речення», tiny-models.js) is checked
+                              against
                               words {<English content word>: {gold, gold_weight, top, top_weight, on_gold}}
                               articles {before_<next word>: {top, top_weight}}  the «the» rows
   probes_correct {scrambled, longer}   whether each probe was translated right
 """
 from __future__ import annotations
 
+import base64
 import itertools
 
 import numpy as np
@@ -291,7 +295,7 @@ def examples(model, rows, test, sv, tv) -> dict:
         out[sid] = {"kind": kind, "source": src, "target": tgt, "output": output, "correct": output == tgt,
                     "source_text": " ".join(src), "target_text": " ".join(tgt), "output_text": " ".join(output),
                     "in_training": i is not None and i not in test, "gold": gold,
-                    "matrix": _two_places(w), "argmax": [int(a) for a in w.argmax(1)],
+                    "matrix": _two_places(w), "weights": w.tolist(), "argmax": [int(a) for a in w.argmax(1)],
                     "words": words, "articles": articles,
                     "min_gold_weight": min(v["gold_weight"] for v in words.values()),
                     "content_on_gold": all(v["on_gold"] for v in words.values())}
@@ -335,20 +339,70 @@ def measure() -> dict:
             "n_seeds": len(SEEDS)}
 
 
+# The grammar as the page's «Напиши речення» reads it (export): each word's class, and for each sentence shape
+# the classes its slots take, in the order corpus() takes them (the object of «دید» may be an animal or a thing).
+CLASSES = {"animal": SUBJECTS, "thing": THINGS, "place": PLACES, "prep": PREPS,
+           "v_intr": V_INTR, "v_tr": V_TR, "v_put": V_PUT, "ra": {RA: None}}
+SLOTS = {"intransitive": [["animal"], ["prep"], ["place"], ["v_intr"]],
+         "transitive": [["animal"], ["animal", "thing"], ["ra"], ["v_tr"]],
+         "placing": [["animal"], ["thing"], ["ra"], ["prep"], ["place"], ["v_put"]]}
+# the probes' shapes (probes()): Persian sentences with a right English, built as no training sentence is
+PROBE_SLOTS = {"scrambled": [["animal", "thing"], ["ra"], ["animal"], ["v_tr"]],
+               "longer": [["animal"], ["prep"], ["place"], ["prep"], ["place"], ["v_intr"]]}
+
+
+def grammar(rows, test) -> dict:
+    """What the page needs to say whether its translation is right: each word class's words (in corpus()
+    order) and each word's English; each shape's slots (the classes each takes), its English as a template
+    (an English word as it is, or a number: the English of the source word in that slot, from sentence()'s
+    gold alignment), and the pairs of slots that must differ (corpus() leaves out «سگ سگ را دید»); the probes'
+    shapes too (`probe`: the corpus has no sentence built so, but the English is known); and which
+    of the corpus's sentences were held out of training: one bit a sentence (base64, most significant bit
+    first), in the order the slots' words give, shape after shape, the last slot changing fastest: corpus()'s
+    order, checked here."""
+    classes = {c: list(words) for c, words in CLASSES.items()}
+    shapes, order = [], []
+    for kind, slots in SLOTS.items():
+        example = next(r for r in rows if r[0] == kind)
+        src, tgt, gold = sentence(kind, **dict(zip(_ROLES[kind], [example[1][i] for i in _AT[kind]])))
+        assert src == example[1] and tgt == example[2], kind
+        distinct = [[0, 1]] if kind == "transitive" else []
+        shapes.append({"kind": kind, "slots": slots, "distinct": distinct,
+                       "target": [t if g is None else g for t, g in zip(tgt, gold)]})
+        for words in itertools.product(*[[w for c in slot for w in classes[c]] for slot in slots]):
+            if all(words[i] != words[j] for i, j in distinct):
+                order.append(list(words))
+    assert order == [r[1] for r in rows], "the exported grammar does not enumerate corpus() in its order"
+    for kind, slots in PROBE_SLOTS.items():          # outside the corpus: no sentence of theirs was trained on
+        _, src, tgt, gold = probes()[kind]
+        assert all(any(w in CLASSES[c] for c in slot) for w, slot in zip(src, slots)), kind
+        shapes.append({"kind": kind, "slots": slots, "distinct": [[0, 2]] if kind == "scrambled" else [],
+                       "target": [t if g is None else g for t, g in zip(tgt, gold)], "probe": True})
+    bits = np.zeros(-(-len(rows) // 8) * 8, dtype=np.uint8)
+    bits[sorted(test)] = 1
+    return {"classes": classes, "english": {w: e for d in CLASSES.values() for w, e in d.items() if e is not None},
+            "shapes": shapes, "n_sentences": len(rows),
+            "held_out": base64.b64encode(np.packbits(bits).tobytes()).decode("ascii")}
+
+
+_ROLES = {"intransitive": ("s", "p", "n", "v"), "transitive": ("s", "o", "v"), "placing": ("s", "o", "p", "n", "v")}
+_AT = {"intransitive": (0, 1, 2, 3), "transitive": (0, 1, 3), "placing": (0, 1, 3, 4, 5)}
+
+
 def export() -> str:
     """The pictured model (SEED) for the page's own forward pass (overrides/assets/js/tiny-models.js): the
     set-up and vocabularies greedy decoding needs and the trained parameters (the last compute() in this
     process, else a fresh run), in float16 (scripts/common/weights.py)."""
     if "parameters" not in LAST_TRAINING:
         compute()
-    _, _, sv, tv = split()
+    rows, test, sv, tv = split()
     # float16: its float32 numbers would be about 265 KB gzip, over the page's 150 (scripts/common/weights.py)
     return weights.script("ca_trained", {
         "seed": SEED, "tensors": LAST_TRAINING["parameters"], "dtype": "float16",
         "config": {"d": D, "ffn": FFN, "self_heads": SELF_HEADS, "cross_heads": 1,
                    "max_src": MAX_SRC, "max_tgt": MAX_TGT, "ln_eps": nn.LayerNorm(D).eps,
                    "pad": sv.index["<pad>"], "bos": tv.index["<bos>"], "eos": tv.index["<eos>"]},
-        "source_words": sv.words, "target_words": tv.words})
+        "source_words": sv.words, "target_words": tv.words, "grammar": grammar(rows, test)})
 
 
 if __name__ == "__main__":
