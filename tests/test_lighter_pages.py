@@ -49,7 +49,7 @@ def opened(browser, url):
 
 
 # "far below the screen": a chart whose top, at load, is more than FAR screens down (charts.js draws a
-# chart within 600 px of the viewport, LOOKAHEAD: a nearer one is drawn at load, as it should)
+# chart on the screen at load, and one within 600 px below it, LOOKAHEAD, once the reader first scrolls)
 FAR = 2
 FAR_CHARTS = f"""() => [...document.querySelectorAll('.chart-view')]
   .filter(e => e.getBoundingClientRect().top + scrollY > {FAR} * innerHeight)
@@ -97,6 +97,44 @@ def test_charts_load_as_the_reader_scrolls_from_disk(browser, offline_copy, lang
             return
         ctx.close()
     pytest.fail(f"{lang}: no chart starts {FAR} screens below the top of its page")
+
+
+# charts just below the first screen (within charts.js's LOOKAHEAD, 600 px) at load: [chart, spec file, state]
+JUST_BELOW = """() => [...document.querySelectorAll('.chart-view')]
+  .filter(e => { const top = e.getBoundingClientRect().top; return top > innerHeight && top < innerHeight + 600; })
+  .map(e => [e.dataset.chart, e.dataset.src.split('/').pop(), e.dataset.rendered ?? null])"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_chart_just_below_the_screen_waits_for_the_first_scroll(browser, base_url, lang):
+    """Issue 25 (first view): a chart just below the first screen loads nothing before the reader moves
+    (no Vega on a page whose first screen shows no chart); the first scroll, however small, draws it while
+    it is still below the screen (the look-ahead keeps it ready before it shows)."""
+    checked = 0
+    for lesson in CHART_PAGES:
+        ctx, p, requested, errors = opened(browser, page_url(base_url, lang, lesson))
+        below = p.evaluate(JUST_BELOW)
+        on_screen = p.evaluate("[...document.querySelectorAll('.chart-view')]"
+                               ".filter(e => e.getBoundingClientRect().top < innerHeight).length")
+        if not below:
+            ctx.close()
+            continue
+        for chart, key, rendered in below:
+            assert rendered is None, f"{lang}/{lesson}: {chart} was drawn before the reader scrolled"
+            assert not [u for u in requested if u.endswith("/" + key)], f"{lang}/{lesson}: {chart}'s spec loaded"
+        if not on_screen:
+            assert not [u for u in requested if u.endswith("/vega-course.min.js")], \
+                f"{lang}/{lesson}: Vega loaded with no chart on the first screen"
+        p.mouse.wheel(0, 40)
+        p.wait_for_function(f"""() => {[c for c, _, _ in below]}.every(name =>
+            document.querySelector(`.chart-view[data-chart="${{name}}"]`).dataset.rendered === '1')""", timeout=30000)
+        still_below = p.evaluate("[...document.querySelectorAll('.chart-view')]"
+                                 ".filter(e => e.getBoundingClientRect().top > innerHeight).map(e => e.dataset.chart)")
+        assert {c for c, _, _ in below} <= set(still_below), f"{lang}/{lesson}: the scroll brought it on screen"
+        assert not errors, f"{lang}/{lesson}: {errors}"
+        checked += 1
+        ctx.close()
+    assert checked, f"{lang}: no chart page has a chart just below its first screen"
 
 
 @pytest.mark.parametrize("lang", LANGS)

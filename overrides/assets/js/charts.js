@@ -228,9 +228,14 @@
 
   // ── Loading (issue 12, lighter pages) ──────────────────────────────────────────────────────
   // A chart is drawn when it comes within LOOKAHEAD of the viewport: first Vega (once per page), then
-  // its spec. renderAll() draws every chart now: before printing, for the PDF and the tests
-  // (tools/browser.py ALL_CHARTS_RENDERED calls it), and wherever IntersectionObserver is missing.
+  // its spec. Until the reader first scrolls, only a chart on the screen is drawn: one just below it
+  // waits for the first scroll, so a page whose first screen shows no chart loads no chart code before
+  // the reader moves (issue 25: the first-view budget of tools/bench.py; the look-ahead still has Vega on
+  // hand before such a chart shows, as it starts with the scroll). renderAll() draws every chart now:
+  // before printing, for the PDF and the tests (tools/browser.py ALL_CHARTS_RENDERED calls it), and
+  // wherever IntersectionObserver is missing.
   var LOOKAHEAD = "0px 0px 600px 0px";  // about a screen ahead: Vega is on hand before the chart shows
+  var moved = false;  // has the reader scrolled yet?
   var me = document.currentScript;
   var specs = {};    // data-key → spec, filled by the spec scripts (courseCharts.define)
   var loaded = {};   // script URL → promise
@@ -286,15 +291,32 @@
 
   function watch() {
     if (!("IntersectionObserver" in window)) return renderAll();
+    var waiting = new Set();  // charts within LOOKAHEAD but off the screen, before the reader's first scroll
     var near = new IntersectionObserver(function (entries) {
-      entries.forEach(function (e) { if (e.isIntersecting) { near.unobserve(e.target); draw(e.target); } });
+      entries.forEach(function (e) {
+        if (!e.isIntersecting) { waiting.delete(e.target); return; }
+        if (!moved) { waiting.add(e.target); return; }
+        near.unobserve(e.target);
+        draw(e.target);
+      });
     }, { rootMargin: LOOKAHEAD });
-    // when each chart itself enters the viewport (tools/bench.py: chart shown this long after)
+    // when each chart itself enters the viewport (tools/bench.py: chart shown this long after); a chart on
+    // the screen is drawn whether or not the reader has scrolled
     var seen = new IntersectionObserver(function (entries) {
       entries.forEach(function (e) {
-        if (e.isIntersecting) { seen.unobserve(e.target); e.target.dataset.visibleAt = String(performance.now()); }
+        if (!e.isIntersecting) return;
+        seen.unobserve(e.target);
+        e.target.dataset.visibleAt = String(performance.now());
+        near.unobserve(e.target);
+        waiting.delete(e.target);
+        draw(e.target);
       });
     });
+    window.addEventListener("scroll", function () {
+      moved = true;
+      waiting.forEach(function (el) { near.unobserve(el); draw(el); });
+      waiting.clear();
+    }, { passive: true, once: true });
     charts().forEach(function (el) { near.observe(el); seen.observe(el); });
   }
 
