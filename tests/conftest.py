@@ -315,7 +315,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.site)
         if used & SLOW_FIXTURES:
             item.add_marker(pytest.mark.slow)
-    # Longest first: `make test` deals whole files to its two workers in this order (xdist --dist loadfile
+    # Longest first: `make test` deals whole files to its workers in this order (xdist --dist loadfile
     # --no-loadscope-reorder: by default xdist re-sorts files by their number of tests, which sent the
     # one-test serve file last, running alone), so the files that build in a subprocess start at once and
     # the short ones fill in around them.
