@@ -15,9 +15,9 @@ site: data offline pdf
 	REQUIRE_DOWNLOADS=1 $(PY) -m mkdocs build --strict --quiet
 	@echo "site: site/ (offline archive and PDFs in site/downloads/)"
 
-## test: the whole suite (builds what it needs, installs Debian's chromium when missing); four workers on two cores: a browser test waits on its chromium about half the time
+## test: the whole suite (builds what it needs, installs Debian's chromium when missing), on both cores
 test: site browser
-	$(PY) -m pytest -q -n 4 --dist loadfile --no-loadscope-reorder tests
+	$(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder tests
 
 ## check: the everyday tier, no browser, no built site, no subprocess build (tests/conftest.py: tiers)
 check: $(VENV) $(VENDOR)

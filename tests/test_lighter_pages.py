@@ -56,10 +56,43 @@ FAR_CHARTS = f"""() => [...document.querySelectorAll('.chart-view')]
   .map(e => [e.dataset.chart, e.dataset.src.split('/').pop(), e.dataset.rendered ?? null])"""
 
 
-def check_lazy_then_drawn(p, requested, errors, where):
-    """Returns how many charts start far below the first screen: none of them was drawn, nor its spec
-    loaded, before the reader scrolled; then reading to the end draws every chart of the page."""
-    far = p.evaluate(FAR_CHARTS)
+# charts just below the first screen (within charts.js's LOOKAHEAD, 600 px) at load: [chart, spec file, state]
+JUST_BELOW = """() => [...document.querySelectorAll('.chart-view')]
+  .filter(e => { const top = e.getBoundingClientRect().top; return top > innerHeight && top < innerHeight + 600; })
+  .map(e => [e.dataset.chart, e.dataset.src.split('/').pop(), e.dataset.rendered ?? null])"""
+
+
+def check_just_below_waits_for_the_first_scroll(p, requested, errors, where) -> int:
+    """Issue 25 (first view): a chart just below the first screen loads nothing before the reader moves
+    (no Vega on a page whose first screen shows no chart); the first scroll, however small, draws it while
+    it is still below the screen (the look-ahead keeps it ready before it shows). Returns how many pages
+    had such a chart (0 or 1)."""
+    below = p.evaluate(JUST_BELOW)
+    if not below:
+        return 0
+    on_screen = p.evaluate("[...document.querySelectorAll('.chart-view')]"
+                           ".filter(e => e.getBoundingClientRect().top < innerHeight).length")
+    for chart, key, rendered in below:
+        assert rendered is None, f"{where}: {chart} was drawn before the reader scrolled"
+        assert not [u for u in requested if u.endswith("/" + key)], f"{where}: {chart}'s spec loaded"
+    if not on_screen:
+        assert not [u for u in requested if u.endswith("/vega-course.min.js")], \
+            f"{where}: Vega loaded with no chart on the first screen"
+    p.mouse.wheel(0, 40)
+    p.wait_for_function(f"""() => {[c for c, _, _ in below]}.every(name =>
+        document.querySelector(`.chart-view[data-chart="${{name}}"]`).dataset.rendered === '1')""", timeout=30000)
+    still_below = p.evaluate("[...document.querySelectorAll('.chart-view')]"
+                             ".filter(e => e.getBoundingClientRect().top > innerHeight).map(e => e.dataset.chart)")
+    assert {c for c, _, _ in below} <= set(still_below), f"{where}: the scroll brought it on screen"
+    assert not errors, f"{where}: {errors}"
+    return 1
+
+
+def check_lazy_then_drawn(p, requested, errors, where, far=None):
+    """Returns how many charts start far below the first screen (`far`, read at load, or read now): none of
+    them was drawn, nor its spec loaded, before the reader scrolled more than a wheel step; then reading to
+    the end draws every chart of the page."""
+    far = p.evaluate(FAR_CHARTS) if far is None else far
     for chart, key, rendered in far:
         assert rendered is None, f"{where}: {chart}, {FAR}+ screens down, was drawn before the reader scrolled"
         assert not [u for u in requested if u.endswith("/" + key)], f"{where}: {chart}'s spec loaded before it was near"
@@ -75,13 +108,17 @@ def check_lazy_then_drawn(p, requested, errors, where):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_charts_load_as_the_reader_scrolls(browser, base_url, lang):
-    """Every chart page: scrolling alone draws every chart; a chart far below the first screen waits for
-    the reader (some page of the language has one, else the laziness would go unchecked)."""
-    far = 0
+    """Every chart page: a chart just below the first screen waits for the reader's first scroll (some page
+    of the language has one); scrolling alone draws every chart; a chart far below the first screen waits
+    for the reader (some page has one, else the laziness would go unchecked). One visit a page for both."""
+    far = below = 0
     for lesson in CHART_PAGES:
         ctx, p, requested, errors = opened(browser, page_url(base_url, lang, lesson))
-        far += check_lazy_then_drawn(p, requested, errors, f"{lang}/{lesson}")
+        far_here = p.evaluate(FAR_CHARTS)     # read at load, before the first scroll below moves the page
+        below += check_just_below_waits_for_the_first_scroll(p, requested, errors, f"{lang}/{lesson}")
+        far += check_lazy_then_drawn(p, requested, errors, f"{lang}/{lesson}", far_here)
         ctx.close()
+    assert below, f"{lang}: no chart page has a chart just below its first screen"
     assert far, f"{lang}: no chart starts {FAR} screens below the top of its page"
 
 
@@ -97,44 +134,6 @@ def test_charts_load_as_the_reader_scrolls_from_disk(browser, offline_copy, lang
             return
         ctx.close()
     pytest.fail(f"{lang}: no chart starts {FAR} screens below the top of its page")
-
-
-# charts just below the first screen (within charts.js's LOOKAHEAD, 600 px) at load: [chart, spec file, state]
-JUST_BELOW = """() => [...document.querySelectorAll('.chart-view')]
-  .filter(e => { const top = e.getBoundingClientRect().top; return top > innerHeight && top < innerHeight + 600; })
-  .map(e => [e.dataset.chart, e.dataset.src.split('/').pop(), e.dataset.rendered ?? null])"""
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_a_chart_just_below_the_screen_waits_for_the_first_scroll(browser, base_url, lang):
-    """Issue 25 (first view): a chart just below the first screen loads nothing before the reader moves
-    (no Vega on a page whose first screen shows no chart); the first scroll, however small, draws it while
-    it is still below the screen (the look-ahead keeps it ready before it shows)."""
-    checked = 0
-    for lesson in CHART_PAGES:
-        ctx, p, requested, errors = opened(browser, page_url(base_url, lang, lesson))
-        below = p.evaluate(JUST_BELOW)
-        on_screen = p.evaluate("[...document.querySelectorAll('.chart-view')]"
-                               ".filter(e => e.getBoundingClientRect().top < innerHeight).length")
-        if not below:
-            ctx.close()
-            continue
-        for chart, key, rendered in below:
-            assert rendered is None, f"{lang}/{lesson}: {chart} was drawn before the reader scrolled"
-            assert not [u for u in requested if u.endswith("/" + key)], f"{lang}/{lesson}: {chart}'s spec loaded"
-        if not on_screen:
-            assert not [u for u in requested if u.endswith("/vega-course.min.js")], \
-                f"{lang}/{lesson}: Vega loaded with no chart on the first screen"
-        p.mouse.wheel(0, 40)
-        p.wait_for_function(f"""() => {[c for c, _, _ in below]}.every(name =>
-            document.querySelector(`.chart-view[data-chart="${{name}}"]`).dataset.rendered === '1')""", timeout=30000)
-        still_below = p.evaluate("[...document.querySelectorAll('.chart-view')]"
-                                 ".filter(e => e.getBoundingClientRect().top > innerHeight).map(e => e.dataset.chart)")
-        assert {c for c, _, _ in below} <= set(still_below), f"{lang}/{lesson}: the scroll brought it on screen"
-        assert not errors, f"{lang}/{lesson}: {errors}"
-        checked += 1
-        ctx.close()
-    assert checked, f"{lang}: no chart page has a chart just below its first screen"
 
 
 @pytest.mark.parametrize("lang", LANGS)
