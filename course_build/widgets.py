@@ -30,7 +30,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.utils import get_relative_url
 
 from course_build import datapath
-from scripts.common import numfmt
+from scripts.common import course, numfmt
 from scripts.common.i18n import strings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,13 +94,16 @@ def printed_example(d: dict, t: dict, lang: str, where: str) -> str:
     line = t["print_example"].format(source=f'<bdi {src}>{html.escape(s["source_text"])}</bdi>',
                                      output=f'<bdi {tgt}>{html.escape(s["output_text"])}</bdi>',
                                      verdict=html.escape(t["ui"]["right" if s["correct"] else "wrong"]))
-    cols = list(reversed(range(len(s["source"]))))     # right to left: the Persian sentence's order
+    # the table is laid out in the page's direction: the source's words read in their own direction
+    # across it (a Persian sentence right to left on a Ukrainian page too)
+    same = course.language(lang).rtl == (d["text"]["source"].get("dir") == "rtl")
+    cols = list(range(len(s["source"]))) if same else list(reversed(range(len(s["source"]))))
     head = "".join(f'<th scope="col" {src}>{html.escape(s["source"][j])}</th>' for j in cols)
     rows = "".join(f'<tr><th scope="row" {tgt}>{html.escape(word)}</th>'
                    + "".join(f"<td>{numfmt.fmt(row[j], '.2f', lang)}</td>" for j in cols) + "</tr>"
                    for word, row in zip(s["target"], s["matrix"]))
     return (f'<div class="widget-print" data-search-exclude><p>{line}</p>'
-            f'<table class="ws-matrix" dir="ltr"><thead><tr><th scope="col">{html.escape(t["ui"]["written"])}</th>'
+            f'<table class="ws-matrix"><thead><tr><th scope="col">{html.escape(t["ui"]["written"])}</th>'
             f'{head}</tr></thead><tbody>{rows}</tbody></table></div>')
 
 

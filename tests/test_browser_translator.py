@@ -188,3 +188,18 @@ def test_the_model_loads_only_as_the_figure_nears_the_viewport(context, base_url
     ready(p)
     assert [u.rsplit("/", 1)[-1] for u in models] == ["ca_trained.js"], models
     p.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_printed_example_reads_the_sentence_in_its_own_direction(context, base_url, lang):
+    """On paper the example's table is laid out in the page's direction; its header's source words, read in
+    the source's direction (right to left for Persian), are the sentence in order (the Persian print first
+    read «نشست فرش روی گربه»)."""
+    p = open_page(context, base_url, lang, PAGE, charts=False)
+    p.emulate_media(media="print")
+    cells = p.locator(f"{WIDGET} .widget-print thead th[lang='{SOURCE_LANG}']")
+    seen = [(c.bounding_box()["x"], c.inner_text()) for c in cells.all()]
+    rtl = declared()["write_sentence"]["text"]["source"].get("dir") == "rtl"
+    read = [w for _, w in sorted(seen, reverse=rtl)]
+    assert read == SEED_SENTENCE["source"], f"{lang}: the printed header reads {read}"
+    p.close()
