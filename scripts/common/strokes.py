@@ -6,8 +6,10 @@ points in grid coordinates (x to the right, y down, both from 0 to 28; cell (r, 
 
 `strokes(kind, rng)` draws one of the lesson's shapes the way a reader might: its outline (a triangle too,
 though the lesson's triangle is filled) at a random size and place, each corner and each point of a
-circle moved a little, as a hand does. The model never trains on these: they measure how it reads a
-drawing made with the grid's brush (scripts/experiments/sa_trained.py `stroke_accuracy`).
+circle moved a little, as a hand does. The lesson's model never trains on these: held-out ones (their own
+seed) measure how it reads a drawing made with the grid's brush (scripts/experiments/sa_trained.py
+`stroke_accuracy`); others (another seed) fine-tune it for the drawing widget, measured on the same held-out
+ones (`drawing`).
 """
 from __future__ import annotations
 

@@ -17,6 +17,13 @@ each epoch. The model is trained once per seed in SEEDS: the images are the same
 (drawn with SEED), the seed sets the initial weights and the order of the batches. Every number
 below is the model of SEED (the one the pictures show); `over_seeds` gives each one's spread.
 
+A second step, after everything above is measured, for the page's drawing widget only: each seed's trained
+model is trained DRAW_EPOCHS more epochs on a mix of outlines drawn with the page's brush
+(scripts/common/strokes.py, their own seed, none the same grid as a held-out outline) and the first of the
+lesson's filled training images; `drawing` reports how these fine-tuned models read the held-out outlines and
+the held-out filled images. Every other key is the lesson's model, before this step; the exported weights
+(export(), the widget's model) are the pictured seed's fine-tuned ones.
+
 Keys returned:
   seed, seeds, n_seeds                             the pictured model's seed; all seeds trained
   over_seeds {<key as below>: {mean, sd, min, max}}  every number of per_seed's runs, over the seeds
@@ -45,6 +52,11 @@ Keys returned:
       hold the shape, and per state {heads {"<h>": {q, k, entropy_pct, on_shape}}}: per head the
       scaled queries q (50 rows: class token, then patches) and keys k (49 patch rows), 2 decimals,
       so a page can recompute softmax(q·k) for any query; entropy_pct / on_shape of the class row
+  drawing {epochs, lr, lr_schedule, batch, n_strokes_train, n_filled_train, stroke_seed, stroke_accuracy, test_accuracy,
+           per_seed [{seed, stroke_accuracy, test_accuracy}], over_seeds {stroke_accuracy, test_accuracy}}
+                                                   the second step (above): the fine-tuned models' share of
+                                                   the n_strokes held-out outlines and of the n_test held-out
+                                                   filled images classified right, the pictured seed's at the top
   by_shape {<shape>: {untrained_entropy_pct, trained_entropy_pct, untrained_on_shape,
                       trained_on_shape, on_shape_patches, patch_share, trained_over_share}}
                                                    the examples' class rows, averaged over heads;
@@ -76,8 +88,13 @@ SIZES = (12, SIZE)          # the side of the shape's square, in pixels
 NOISE = 0.1
 N_STROKES = 1000            # outlines drawn with the page's brush, to measure how the model reads a reader's drawing
 STROKE_SEED = 2613
+# the second step, for the drawing widget only (the module's docstring): more epochs on brush outlines and filled shapes
+DRAW_EPOCHS, DRAW_LR = 5, 3e-3   # the learning rate falls linearly to 0 over the step's batches
+N_DRAW_STROKES = 8000       # outlines drawn with the page's brush, their own seed (never a held-out one)
+N_DRAW_FILLED = 2000        # the first of the lesson's filled training images, so the model keeps reading them
+DRAW_STROKE_SEED = 2614
 LAST_TRAINING = {}          # the last training's Stopwatches, for measure() (never in the data), and the
-                            # pictured model's parameters, for export()
+                            # pictured model's fine-tuned parameters, for export()
 
 
 def images(n: int, rng: np.random.Generator):
@@ -170,6 +187,54 @@ def stroke_data() -> tuple:
 
 
 @functools.cache
+def drawing_data() -> tuple:
+    """The second step's training images: N_DRAW_STROKES brush outlines drawn with their own seed, one after
+    another, an outline that gives the same grid as a held-out one left out (a small shape can), then the
+    first N_DRAW_FILLED of the lesson's filled training images."""
+    held = {t.numpy().tobytes() for t in stroke_data()[0]}
+    rng = np.random.default_rng(DRAW_STROKE_SEED)
+    x, y = [], []
+    while len(x) < N_DRAW_STROKES:
+        k = int(rng.integers(0, len(SHAPES)))
+        tokens = patches(standardize(strokes(SHAPES[k], rng, SIZES)))
+        if tokens.tobytes() not in held:
+            x.append(tokens)
+            y.append(k)
+    x_tr, y_tr = data()[:2]
+    return (torch.cat([torch.tensor(np.stack(x)), x_tr[:N_DRAW_FILLED]]),
+            torch.cat([torch.tensor(y), y_tr[:N_DRAW_FILLED]]))
+
+
+def accuracy(model, x, y) -> float:
+    model.eval()
+    with torch.no_grad():
+        return float((model(x)[0].argmax(1) == y).double().mean())
+
+
+def fine_tune(model, seed: int, watch: Stopwatch) -> dict:
+    """The second step: DRAW_EPOCHS more epochs of the trained `model` (in place) on drawing_data(), a new
+    optimiser whose learning rate falls linearly from DRAW_LR to 0, the batches in an order of their own
+    (seeded by `seed`); its accuracy on the held-out outlines and the held-out filled images."""
+    x, y = drawing_data()
+    _, _, x_te, y_te, _ = data()
+    x_st, y_st = stroke_data()
+    opt = torch.optim.Adam(model.parameters(), lr=DRAW_LR)
+    steps = DRAW_EPOCHS * -(-len(x) // BATCH)
+    falling = torch.optim.lr_scheduler.LambdaLR(opt, lambda step: 1 - step / steps)
+    order = torch.Generator().manual_seed(DRAW_STROKE_SEED * 100 + seed)
+    for _ in range(DRAW_EPOCHS):
+        model.train()
+        with watch.running():
+            for idx in torch.randperm(len(x), generator=order).split(BATCH):
+                loss = nn.functional.cross_entropy(model(x[idx])[0], y[idx])
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                falling.step()
+    return {"stroke_accuracy": accuracy(model, x_st, y_st), "test_accuracy": accuracy(model, x_te, y_te)}
+
+
+@functools.cache
 def data() -> tuple:
     """The training and held-out images, the same for every seed (drawn with SEED)."""
     rng = np.random.default_rng(SEED)
@@ -178,10 +243,11 @@ def data() -> tuple:
     return x_tr, y_tr, x_te, y_te, m_te
 
 
-def train(seed: int) -> tuple[dict, dict, Stopwatch, dict]:
-    """Train once with `seed` (initial weights, batch order); return (measurements, examples, seconds,
-    the trained parameters by name)."""
-    watch = Stopwatch()
+def train(seed: int) -> tuple[dict, dict, Stopwatch, dict, Stopwatch, dict]:
+    """Train once with `seed` (initial weights, batch order) and measure; then the second step (fine_tune).
+    Return (measurements, examples, seconds, the fine-tuned model's measurements, its seconds, its
+    parameters by name)."""
+    watch, draw_watch = Stopwatch(), Stopwatch()
     x_tr, y_tr, x_te, y_te, m_te = data()
     with deterministic(seed):
         ex_tokens = {s: torch.tensor(patches(standardize(make_shape(s, seed=SEEDS_OF_SHAPES[s])))) for s in SHAPES}
@@ -209,8 +275,9 @@ def train(seed: int) -> tuple[dict, dict, Stopwatch, dict]:
         x_st, y_st = stroke_data()
         with torch.no_grad():
             stroke_accuracy = float((model(x_st)[0].argmax(1) == y_st).double().mean())
+        drawing = fine_tune(model, seed, draw_watch)      # the lesson's numbers are all measured above
     return ({"checkpoints": checkpoints, "patch_share": share, "params": params, "stroke_accuracy": stroke_accuracy},
-            examples, watch, parameters(model))
+            examples, watch, drawing, draw_watch, parameters(model))
 
 
 def _mean(example: dict, state: str, key: str) -> float:
@@ -248,10 +315,12 @@ def compute() -> dict:
     # pinned: trained on the portable kernel path whatever the CPU, so the exported weights are the same
     # bytes everywhere (scripts/common/training.py PINNED)
     runs = dict(zip(SEEDS, map_seeds(train, SEEDS, pinned=True)))
-    LAST_TRAINING["watch"] = [w for _, _, w, _ in runs.values()]
-    LAST_TRAINING["parameters"] = runs[SEED][3]
+    LAST_TRAINING["watch"] = [run[2] for run in runs.values()]
+    LAST_TRAINING["draw_watch"] = [run[4] for run in runs.values()]
+    LAST_TRAINING["parameters"] = runs[SEED][-1]
     per_seed = [{"seed": seed, **summary(*runs[seed][:2])} for seed in SEEDS]
-    result, examples, _, _ = runs[SEED]
+    drawn = [{"seed": seed, **runs[seed][3]} for seed in SEEDS]
+    result, examples = runs[SEED][:2]
     return {
         "seed": SEED, "seeds": list(SEEDS), "n_seeds": len(SEEDS),
         "n_train": N_TRAIN, "n_test": N_TEST, "epochs": EPOCHS, "batch": BATCH, "lr": LR,
@@ -264,6 +333,10 @@ def compute() -> dict:
         "over_seeds": (spread := over_seeds([{k: v for k, v in r.items() if k != "seed"} for r in per_seed])),
         "settled": {"epoch": (e := settled_epoch(spread["checkpoints"])), "share": SETTLED,
                     **{k: spread["checkpoints"][str(e)][k] for k in ("accuracy", "entropy_pct")}},
+        "drawing": {"epochs": DRAW_EPOCHS, "lr": DRAW_LR, "lr_schedule": "linear to 0", "batch": BATCH, "n_strokes_train": N_DRAW_STROKES,
+                    "n_filled_train": N_DRAW_FILLED, "stroke_seed": DRAW_STROKE_SEED, **runs[SEED][3],
+                    "per_seed": drawn,
+                    "over_seeds": over_seeds([{k: v for k, v in r.items() if k != "seed"} for r in drawn])},
     }
 
 
@@ -276,21 +349,25 @@ def settled_epoch(checkpoints: dict) -> int:
 
 def measure() -> dict:
     """Seconds spent in the training loop, per seed (mean over the seeds; the last compute() in this
-    process, else a fresh run). Seeds train side by side (scripts/common/training.py map_seeds)."""
+    process, else a fresh run), and in the second step's (`drawing`). Seeds train side by side
+    (scripts/common/training.py map_seeds)."""
     if "watch" not in LAST_TRAINING:
         compute()
+    drawing = seconds_per_seed(LAST_TRAINING["draw_watch"])
     return {**seconds_per_seed(LAST_TRAINING["watch"]), "epochs": EPOCHS,
-            "n_train": N_TRAIN, "n_seeds": len(SEEDS)}
+            "n_train": N_TRAIN, "n_seeds": len(SEEDS),
+            "drawing": {**drawing, "epochs": DRAW_EPOCHS, "n_train": N_DRAW_STROKES + N_DRAW_FILLED}}
 
 
 def export() -> str:
-    """The pictured model (SEED) for the page's own forward pass (overrides/assets/js/tiny-models.js): the
-    set-up it needs and the trained parameters (the last compute() in this process, else a fresh run),
-    in float32 (scripts/common/weights.py)."""
+    """The pictured model (SEED) after the second step (fine_tune: the drawing widget's model), for the page's
+    own forward pass (overrides/assets/js/tiny-models.js): the set-up it needs and the fine-tuned parameters
+    (the last compute() in this process, else a fresh run), in float32 (scripts/common/weights.py)."""
     if "parameters" not in LAST_TRAINING:
         compute()
     return weights.script("sa_trained", {
         "seed": SEED, "tensors": LAST_TRAINING["parameters"], "dtype": "float32",
+        "fine_tuned": {"epochs": DRAW_EPOCHS, "n_strokes_train": N_DRAW_STROKES, "n_filled_train": N_DRAW_FILLED},
         "config": {"size": SIZE, "patch": PATCH, "d": D, "heads": HEADS, "mlp": MLP,
                    "classes": list(SHAPES), "ln_eps": nn.LayerNorm(D).eps}})
 
