@@ -294,6 +294,13 @@ def test_the_widgets_model_reads_brush_strokes(sa):
     assert o["stroke_accuracy"]["mean"] >= sa["over_seeds"]["stroke_accuracy"]["mean"] + 0.15
     assert o["test_accuracy"]["mean"] >= 0.9 and o["test_accuracy"]["min"] >= 0.85
     assert d["epochs"] < sa["epochs"] and d["n_strokes_train"] > 0 and d["n_filled_train"] > 0
+    # the page: afterwards each model reads the lesson's held-out images a little worse than before, and the
+    # outlines better (per seed, against the lesson's model of the same seed)
+    lesson = {r["seed"]: r for r in sa["per_seed"]}
+    for r in d["per_seed"]:
+        before = lesson[r["seed"]]
+        assert r["test_accuracy"] < before["test_accuracy"], r
+        assert r["stroke_accuracy"] > before["stroke_accuracy"], r
 
 
 def test_some_heads_focus_and_others_stay_near_uniform(sa):
