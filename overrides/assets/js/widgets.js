@@ -9,6 +9,27 @@
   var registry = (window.courseWidgets = window.courseWidgets || {});
   var loaded = {};
 
+  // what every widget's script uses (they load after this file): a number in the page's digits, decimal sign
+  // and minus; a {name} template filled; an element made with attributes ("text" sets its text) and placed
+  registry.kit = {
+    number: function (x, decimals, locale) {
+      var s = x.toFixed(decimals).replace("-", locale.minus).replace(".", locale.decimal);
+      return locale.numerals ? s.replace(/[0-9]/g, function (d) { return locale.numerals[+d]; }) : s;
+    },
+    fill: function (template, values) {
+      return template.replace(/\{(\w+)\}/g, function (_, k) { return values[k]; });
+    },
+    el: function (tag, attrs, parent) {
+      var e = document.createElement(tag);
+      for (var k in attrs || {}) {
+        if (k === "text") e.textContent = attrs[k];
+        else e.setAttribute(k, attrs[k]);
+      }
+      if (parent) parent.appendChild(e);
+      return e;
+    }
+  };
+
   function load(src) {
     if (!loaded[src]) {
       loaded[src] = new Promise(function (resolve, reject) {

@@ -15,22 +15,9 @@
   "use strict";
   var STEP_MS = 350;
 
-  function number(x, decimals, locale) {
-    var s = x.toFixed(decimals).replace("-", locale.minus).replace(".", locale.decimal);
-    return locale.numerals ? s.replace(/[0-9]/g, function (d) { return locale.numerals[+d]; }) : s;
-  }
-  function fill(template, values) {
-    return template.replace(/\{(\w+)\}/g, function (_, k) { return values[k]; });
-  }
-  function el(tag, attrs, parent) {
-    var e = document.createElement(tag);
-    for (var k in attrs || {}) {
-      if (k === "text") e.textContent = attrs[k];
-      else e.setAttribute(k, attrs[k]);
-    }
-    if (parent) parent.appendChild(e);
-    return e;
-  }
+  // the page's number conventions, {name} templates and element building: one copy, in widgets.js (loaded first)
+  var kit = (typeof window !== "undefined" && window.courseWidgets && window.courseWidgets.kit) || {};
+  var number = kit.number, fill = kit.fill, el = kit.el;
 
   // Persian as a reader may type it: Arabic yeh and kaf are the Persian ones, punctuation and the
   // zero-width non-joiner's neighbours' spaces go (the model's words hold neither).
