@@ -1,19 +1,43 @@
-"""Each chart's compiled Vega spec as a script, its data split by controls into scripts loaded on demand, and
-its static SVG (what a reader without JavaScript, and the offline copy's no-script view, gets) in the site.
+"""Each chart as a script, its data split by controls into scripts loaded on demand, and its static SVG (what a
+reader without JavaScript, and the offline copy's no-script view, gets) in the site.
 
 course_build/refs.py writes each chart's element with its key (spec_key) and its script (spec_script); charts.js
 (overrides/assets/js/) loads that script when the chart nears the screen: a script, not a fetch, so file:// works.
+
+The script carries the chart's Vega *runtime*, not its spec (issue 25, first view): the pinned `vega` parses each
+compiled spec (generated/charts/<lang>/<chart>.vg.json, its data split as below) here, with node
+(tools/vega/runtime.mjs), into the dataflow Vega's View runs, so the bundle readers download holds no parser (it
+was ~21 KB gzip of it; the runtime costs 1–6 KB gzip more than the spec it comes from). The chart design's config
+(the language's font, the page's colours) was made in the page (charts.js) and handed to the parser there; here
+it is made once with a placeholder for each colour that follows the page's palette (COLOURS), and charts.js puts
+the live colours in their place before each render, as it put the text colour in place of "currentColor" for a
+canvas. Runtimes are cached by content hash in .cache/vega-runtime/ (no node call when nothing changed); node
+also checks each against the shipped bundle (its transforms and expression functions) and runs it there, and a
+chart that fails stops the build, named.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parent.parent
 GEN = ROOT / "generated"
+from scripts.charts import _palette  # series colours per scheme
+from scripts.common import fonts
+RUNTIME = ROOT / "tools" / "vega" / "runtime.mjs"
+CACHE = ROOT / ".cache" / "vega-runtime"
+BUNDLE = ROOT / "overrides" / "assets" / "vendor" / "vega" / "vega-course.min.js"  # tools/vendor_assets.py builds it
+# Placeholders for the colours charts.js reads from the page when it draws (its `liveColours`): the text colour,
+# the quieter one (subtitles, axis lines), the grid, and the series colours of the page's scheme (category-<i>:
+# _palette.LIGHT or DARK). The samples are what the build's own run of each runtime puts in their place.
+COLOURS = {"fg": "#000000", "fg-light": "#555555", "grid": "#dddddd",
+           **{f"category-{i}": c for i, c in enumerate(_palette.LIGHT)}}
 
 
 def spec_key(chart: str, lang: str) -> str:
@@ -56,22 +80,93 @@ def split_parts(spec: dict, chart: str) -> dict:
     return rest
 
 
+def placeholder(name: str) -> str:
+    return f"%{name}%"
+
+
+def chart_config(lang: str) -> dict:
+    """The chart design in the page (Vega's config, merged under each spec's own): text in the page's colours,
+    series colours of its scheme, a plot frame as quiet as the grid, the language's chart font; each page colour
+    a placeholder (COLOURS)."""
+    assert len(_palette.LIGHT) == len(_palette.DARK), "scripts/charts/_palette.py: LIGHT and DARK differ in length"
+    font = fonts.family(lang)  # the pinned font the static SVG was drawn with
+    fg, fg_light, grid = placeholder("fg"), placeholder("fg-light"), placeholder("grid")
+    return {
+        "background": None,
+        "font": font,
+        "title": {"color": fg, "subtitleColor": fg_light, "font": font},
+        "axis": {"labelColor": fg, "titleColor": fg, "domainColor": fg_light, "tickColor": fg_light,
+                 "gridColor": grid, "labelFont": font, "titleFont": font},
+        "legend": {"labelColor": fg, "titleColor": fg, "labelFont": font, "titleFont": font},
+        "header": {"labelColor": fg, "titleColor": fg, "labelFont": font, "titleFont": font},
+        "text": {"fill": fg, "font": font},
+        "view": {"stroke": grid},
+        "range": {"category": [placeholder(f"category-{i}") for i in range(len(_palette.LIGHT))]},
+    }
+
+
+def runtimes(specs: dict[str, tuple[dict, str]]) -> dict[str, str]:
+    """{key: (spec, lang)} → {key: the runtime's JSON text}, from the cache or one node run for those not in it."""
+    bundle = BUNDLE
+    if not bundle.exists():
+        raise PluginError(f"{bundle.relative_to(ROOT)} is missing: run `make assets` (tools/vendor_assets.py)")
+    # what a runtime depends on besides its spec and config: the parser (every installed npm package), this
+    # step's script and the bundle it is checked against
+    made_by = hashlib.sha256(b"\0".join(p.read_bytes() for p in (
+        ROOT / "node_modules" / ".package-lock.json", RUNTIME, bundle))).hexdigest()
+    out, todo = {}, {}
+    for key, (spec, lang) in specs.items():
+        text = json.dumps(spec, sort_keys=True)
+        clash = [p for p in map(placeholder, COLOURS) if p in text]
+        if clash:
+            raise PluginError(f"{key}: the spec holds {clash}, which charts.js would take for a page colour")
+        config = chart_config(lang)
+        digest = hashlib.sha256(f"{made_by}\0{text}\0{json.dumps(config, sort_keys=True)}".encode()).hexdigest()
+        cached = CACHE / f"{digest}.json"
+        if cached.exists():
+            out[key] = cached.read_text(encoding="utf-8")
+        else:
+            todo[key] = (cached, {"spec": spec, "config": config,
+                                  "values": {placeholder(k): v for k, v in COLOURS.items()}})
+    if todo:
+        node = shutil.which("node")
+        if not node:
+            raise PluginError("node is missing (Debian: apt-get install nodejs): charts are parsed with it")
+        payload = json.dumps({"bundle": str(bundle), "charts": {k: v for k, (_, v) in todo.items()}})
+        proc = subprocess.run([node, str(RUNTIME)], input=payload, capture_output=True, text=True, cwd=ROOT)
+        if proc.returncode:
+            raise PluginError(proc.stderr.strip()[-4000:] or f"{RUNTIME.relative_to(ROOT)} failed")
+        made = json.loads(proc.stdout)
+        CACHE.mkdir(parents=True, exist_ok=True)
+        for key, (cached, _) in todo.items():
+            tmp = cached.with_suffix(".tmp")
+            tmp.write_text(made[key], encoding="utf-8")
+            tmp.replace(cached)
+            out[key] = made[key]
+    return out
+
+
 def write_spec_scripts(site: Path) -> None:
-    """Each chart's compiled Vega spec as a script that hands it to charts.js (courseCharts.define), and
-    each part of its data loaded on demand as a script beside it (courseCharts.part)."""
+    """Each chart's runtime, with its usermeta (charts.js reads its renderer and parts there), as a script that
+    hands it to charts.js (courseCharts.define), and each part of its data loaded on demand as a script beside it
+    (courseCharts.part)."""
     def write(dest: Path, body: str) -> None:
         dest.parent.mkdir(parents=True, exist_ok=True)
         if not dest.exists() or dest.read_text(encoding="utf-8") != body:
             dest.write_text(body, encoding="utf-8")
 
     compact = dict(separators=(",", ":"), ensure_ascii=False)
-    for vg in GEN.glob("charts/*/*.vg.json"):
+    charts = {}
+    for vg in sorted(GEN.glob("charts/*/*.vg.json")):
         chart, lang = vg.name[:-len(".vg.json")], vg.parent.name
         spec = json.loads(vg.read_text(encoding="utf-8"))
-        key = spec_key(chart, lang)
         rest = split_parts(spec, chart)
+        charts[spec_key(chart, lang)] = (chart, lang, spec, rest)
+    made = runtimes({key: (spec, lang) for key, (_, lang, spec, _) in charts.items()})
+    for key, (chart, lang, spec, rest) in charts.items():
         dest = site / spec_script(chart, lang)
-        write(dest, f"courseCharts.define({json.dumps(key)},{json.dumps(spec, **compact)});\n")
+        usermeta = json.dumps(spec.get("usermeta") or {}, **compact)
+        write(dest, f'courseCharts.define({json.dumps(key)},{{"usermeta":{usermeta},"runtime":{made[key]}}});\n')
         files = rest and spec["usermeta"]["parts"]["files"]
         for part, data in rest.items():
             write(dest.parent / files[part],

@@ -190,12 +190,23 @@ def _script_json(path, call):
     return json.loads("[" + text[len(f"courseCharts.{call}("):-len(");\n")] + "]")
 
 
+def _runtime_rows(runtime: dict, name: str) -> list:
+    """The rows a chart's runtime (course_build/chart_scripts.py) ingests into its dataset `name`: the values of
+    the operator the parser marks as that dataset's input."""
+    found = [op["value"]["$ingest"] for op in runtime["operators"]
+             if "input" in (op.get("data") or {}).get(name, []) and "$ingest" in (op.get("value") or {})]
+    assert len(found) == 1, f"dataset {name}: {len(found)} inputs with rows in the runtime"
+    return found[0]
+
+
 def test_split_charts_ship_the_initial_rows_and_every_other_row_in_parts(site_dir):
     """A chart split by its controls (usermeta.parts): its spec script holds exactly the rows of the controls'
     initial values, each part script the rows of its values, and together they hold every row of the
-    generated spec, once; charts without parts get no part scripts."""
+    generated spec, once; charts without parts get no part scripts. The script holds the spec's runtime (parsed
+    at build time), which for a chart without parts is the generated spec's, unchanged."""
     import json
     from conftest import ROOT
+    from course_build import chart_scripts
     split = 0
     for lang in LANGS:
         for vg in sorted((ROOT / "generated" / "charts" / lang).glob("*.vg.json")):
@@ -203,10 +214,13 @@ def test_split_charts_ship_the_initial_rows_and_every_other_row_in_parts(site_di
             full = json.loads(vg.read_text(encoding="utf-8"))
             folder = site_dir / "assets" / "charts" / lang
             key, spec = _script_json(folder / f"{chart}.js", "define")
+            assert set(spec) == {"usermeta", "runtime"}, f"{lang}/{chart}: {sorted(spec)}"
             parts = (full.get("usermeta") or {}).get("parts")
             found = sorted(p.name for p in folder.glob(f"{chart}.*.js"))
             if not parts:
-                assert not found and spec == full, f"{lang}/{chart}: parts without a split: {found}"
+                made = json.loads(chart_scripts.runtimes({key: (full, lang)})[key])
+                assert not found and spec["usermeta"] == full.get("usermeta", {}) and spec["runtime"] == made, \
+                    f"{lang}/{chart}: parts without a split: {found}"
                 continue
             split += 1
             first = {s["name"]: s["value"] for s in full["signals"] if "value" in s}
@@ -214,7 +228,7 @@ def test_split_charts_ship_the_initial_rows_and_every_other_row_in_parts(site_di
             assert found == sorted(files.values()), (lang, chart, found)
             for name, signals in parts["data"].items():
                 rows = {json.dumps(r, sort_keys=True) for r in next(d for d in full["data"] if d["name"] == name)["values"]}
-                inline = next(d for d in spec["data"] if d["name"] == name)["values"]
+                inline = _runtime_rows(spec["runtime"], name)
                 assert inline and all([r[s] for s in signals] == [first[s] for s in signals] for r in inline), name
                 shipped = [json.dumps(r, sort_keys=True) for r in inline]
                 for part, file in files.items():

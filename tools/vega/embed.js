@@ -3,9 +3,11 @@
 // never used). Same call shape, window.vegaEmbed(el, spec, opts) → Promise<{view, spec, finalize}>,
 // and the same markup and classes (.vega-embed, .chart-wrapper, Vega's .vega-bindings, the «⋯» menu as
 // <details> with .vega-actions links), so course.css, charts.js and the tests read it as before.
-// opts: renderer, config, formatLocale, i18n {CLICK_TO_VIEW_ACTIONS, SVG_ACTION, PNG_ACTION},
+// One difference: `spec` is the chart's Vega runtime, parsed with its config at build time
+// (course_build/chart_scripts.py; the bundle has no parser), so there is no `config` option.
+// opts: renderer, formatLocale, i18n {CLICK_TO_VIEW_ACTIONS, SVG_ACTION, PNG_ACTION},
 // actions (false: no menu), downloadFileName.
-import {parse, View, formatLocale, logger, Warn} from 'vega';
+import {View, formatLocale, logger, Warn} from 'vega';
 import {Handler} from 'vega-tooltip';
 
 // vega-embed's stylesheet, the rules our markup uses (course.css adjusts them for the site).
@@ -79,7 +81,7 @@ export default async function embed(el, spec, opts = {}) {
   const wrapper = document.createElement('div');
   wrapper.className = 'chart-wrapper';
   el.appendChild(wrapper);
-  const view = new View(parse(spec, opts.config), {renderer: opts.renderer || 'svg', logger: logger(Warn)});
+  const view = new View(spec, {renderer: opts.renderer || 'svg', logger: logger(Warn)});
   // "fit-x" charts stretch to the column (the CSS reads these classes)
   view.addSignalListener('autosize', (_, autosize) => {
     const fitX = autosize.type === 'fit-x' || autosize.type === 'fit';

@@ -1,34 +1,31 @@
 // The "vega" module as the course's charts need it. tools/vendor_assets.py bundles it with our embed
 // (./embed.js, which imports "vega") into assets/vendor/vega/vega-course.min.js. It is node_modules/vega/index.js
 // with only the transforms our compiled specs use and only the names the embed reads: geo, force,
-// hierarchy, label, regression, wordcloud, crossfilter and the unused data transforms stay out.
-// tests/test_vega_bundle.py fails, naming chart and missing piece, when a spec needs something
-// left out here: add its transform below (a file of vega-transforms/src, or the package it lives in).
+// hierarchy, label, regression, wordcloud, crossfilter and the unused data transforms stay out, and so does
+// the parser (vega-parser, vega-expression's parser, vega-event-selector: ~21 KB gzip): each spec is parsed
+// into its runtime at build time (tools/vega/runtime.mjs, course_build/chart_scripts.py) and the View here runs
+// that. tests/test_vega_bundle.py and the build fail, naming chart and missing piece, when a spec needs
+// something left out here: add its transform below (a file of vega-transforms/src, or the package it lives in).
 import {extend} from 'vega-util';
 import {transforms} from 'vega-dataflow';
-import * as vtx from 'vega-view-transforms';  // layout, bounds, overlap: every view needs them
-import * as encode from 'vega-encode';        // scales, axes, legends, stack
+// layout, bounds, overlap: every view needs them (not "identifier": no runtime of ours has one)
+import {bound, mark, overlap, render, viewlayout} from 'vega-view-transforms';
+// scales, axes, legends, stack (not "linkpath" or "pie")
+import {axisticks, datajoin, encode, legendentries, scale, sortitems, stack} from 'vega-encode';
 import {Voronoi as voronoi} from './voronoi.js';  // Vega-Lite's nearest-point hover, without d3-delaunay
 
-// vega-transforms one file each (its package entry would bring all of them):
-// first those the Vega parser itself adds to every view…
+// vega-transforms one file each (its package entry would bring all of them), those our charts' runtimes hold
+// (tools/vega/runtime.mjs checks each operator of each): first those the Vega parser adds itself…
 import aggregate from '../../node_modules/vega-transforms/src/Aggregate.js';
 import collect from '../../node_modules/vega-transforms/src/Collect.js';
-import compare from '../../node_modules/vega-transforms/src/Compare.js';
 import expression from '../../node_modules/vega-transforms/src/Expression.js';
 import extent from '../../node_modules/vega-transforms/src/Extent.js';
 import facet from '../../node_modules/vega-transforms/src/Facet.js';
-import field from '../../node_modules/vega-transforms/src/Field.js';
-import key from '../../node_modules/vega-transforms/src/Key.js';
-import load from '../../node_modules/vega-transforms/src/Load.js';
 import multiextent from '../../node_modules/vega-transforms/src/MultiExtent.js';
-import multivalues from '../../node_modules/vega-transforms/src/MultiValues.js';
-import params from '../../node_modules/vega-transforms/src/Params.js';
 import prefacet from '../../node_modules/vega-transforms/src/PreFacet.js';
 import proxy from '../../node_modules/vega-transforms/src/Proxy.js';
 import relay from '../../node_modules/vega-transforms/src/Relay.js';
 import sieve from '../../node_modules/vega-transforms/src/Sieve.js';
-import subflow from '../../node_modules/vega-transforms/src/Subflow.js';
 import tupleindex from '../../node_modules/vega-transforms/src/TupleIndex.js';
 import values from '../../node_modules/vega-transforms/src/Values.js';
 // …then those our specs name ("transform": [{"type": …}])
@@ -42,21 +39,21 @@ import pivot from '../../node_modules/vega-transforms/src/Pivot.js';
 import sequence from '../../node_modules/vega-transforms/src/Sequence.js';
 import window from '../../node_modules/vega-transforms/src/Window.js';
 
-extend(transforms, vtx, encode, {
-  aggregate, collect, compare, expression, extent, facet, field, key, load, multiextent, multivalues,
-  params, prefacet, proxy, relay, sieve, subflow, tupleindex, values,
+extend(transforms, {
+  bound, mark, overlap, render, viewlayout,
+  axisticks, datajoin, encode, legendentries, scale, sortitems, stack,
+  aggregate, collect, expression, extent, facet, multiextent, prefacet, proxy, relay, sieve, tupleindex, values,
   filter, flatten, fold, formula, joinaggregate, lookup, pivot, sequence, window, voronoi
 });
 
 // what ./embed.js reads from "vega"
 export {logger, Warn} from 'vega-util';
 export {View} from 'vega-view';
-export {parse} from 'vega-parser';
 export {numberFormatDefaultLocale as formatLocale} from 'vega-format';
 
 // What this bundle can draw, for tests/test_vega_bundle.py, which asks it about every generated spec.
 import {transform} from 'vega-dataflow';
-import {codeGenerator} from 'vega-functions';
+import {codeGenerator, functionContext} from 'vega-functions';
 import {Marks} from 'vega-scenegraph';
 import {isValidScaleType, scheme} from 'vega-scale';
 import {ABSENT_FUNCTIONS, ABSENT_SCALES} from './absent.js';
@@ -65,5 +62,7 @@ export const bundled = {
   scale: type => isValidScaleType(type) && !ABSENT_SCALES.includes(type),
   scheme: name => { const s = scheme(name); return !!s && (typeof s === 'function' || s.length > 0); },
   mark: type => Object.prototype.hasOwnProperty.call(Marks, type),
-  fn: name => Object.prototype.hasOwnProperty.call(codeGenerator.functions, name) && !ABSENT_FUNCTIONS.includes(name)
+  fn: name => Object.prototype.hasOwnProperty.call(codeGenerator.functions, name) && !ABSENT_FUNCTIONS.includes(name),
+  // a function a runtime's code calls as this.<name> (tools/vega/runtime.mjs checks each)
+  context: name => Object.prototype.hasOwnProperty.call(functionContext, name) && !ABSENT_FUNCTIONS.includes(name)
 };

@@ -1,4 +1,5 @@
-// Render every course chart from its compiled Vega spec. Text and formulas come first: Vega and a
+// Render every course chart from its Vega runtime (its compiled spec parsed at build time,
+// course_build/chart_scripts.py). Text and formulas come first: Vega and a
 // chart's spec (a script beside the page, assets/charts/<lang>/<chart>.js — a script, not a fetch, so
 // file:// works too) load when the chart nears the viewport (see "Loading" below).
 // Language conventions (digits, separators, font, menu strings) come from the page in data-opts,
@@ -12,30 +13,29 @@
     return v || fallback;
   }
 
-  // The chart design (scripts/charts/_palette.py) in the page's scheme: text in the page's colours,
-  // series colours that keep 4.5:1 on this background (opts.palette), a plot frame as quiet as the grid.
-  function themeConfig(opts) {
-    var font = opts.font;
-    var dark = document.body.getAttribute("data-md-color-scheme") === "slate";
-    var fg = cssVar("--md-default-fg-color", "#000");
-    var fgLight = cssVar("--md-default-fg-color--light", "#555");
-    var grid = cssVar("--md-default-fg-color--lightest", "#ddd");
-    var palette = opts.palette || {};
-    var config = {
-      background: null,
-      font: font,
-      title: { color: fg, subtitleColor: fgLight, font: font },
-      axis: { labelColor: fg, titleColor: fg, domainColor: fgLight, tickColor: fgLight, gridColor: grid, labelFont: font, titleFont: font },
-      legend: { labelColor: fg, titleColor: fg, labelFont: font, titleFont: font },
-      header: { labelColor: fg, titleColor: fg, labelFont: font, titleFont: font },
-      text: { fill: fg, font: font },
-      view: { stroke: grid }
-    };
-    var category = dark ? palette.dark : palette.light;
-    if (category) config.range = { category: category };
-    return config;
+  // The chart design (scripts/charts/_palette.py) in the page's scheme: text in the page's colours, series
+  // colours that keep 4.5:1 on this background (opts.palette), a plot frame as quiet as the grid. A chart's
+  // script holds its Vega runtime, parsed at build time with this design as config (course_build/chart_scripts.py
+  // chart_config: the bundle has no parser); each colour that follows the page is a placeholder there ("%fg%",
+  // "%fg-light%", "%grid%", "%category-<i>%"), given its live value here before each render (a palette switch
+  // renders again). A value is written into JSON strings and into code inside them: one holding a quote, a
+  // backslash or a control character would break both, and falls back.
+  var PLACEHOLDER = /%(fg-light|fg|grid|category-\d+)%/g;
+  function colour(value, fallback) {
+    return value && !/["\\\u0000-\u001f]/.test(value) ? value : fallback;
   }
 
+  function liveColours(opts) {
+    var dark = document.body.getAttribute("data-md-color-scheme") === "slate";
+    var colours = {
+      "fg": colour(cssVar("--md-default-fg-color", "#000"), "#000"),
+      "fg-light": colour(cssVar("--md-default-fg-color--light", "#555"), "#555"),
+      "grid": colour(cssVar("--md-default-fg-color--lightest", "#ddd"), "#ddd")
+    };
+    var palette = opts.palette || {};
+    ((dark ? palette.dark : palette.light) || []).forEach(function (c, i) { colours["category-" + i] = colour(c, "#888"); });
+    return colours;
+  }
   // ── Slider readouts (issue 12, defect 1) ───────────────────────────────────────────────────
   // Vega writes a range slider's value into the span after it, in Latin digits with a point, on
   // `input`, on `change` and whenever the signal is set. That span is hidden; the reader gets our own
@@ -151,12 +151,20 @@
     return wanted && !window.matchMedia("print").matches ? wanted : "svg";
   }
 
+  // The chart's runtime with the page's colours in place (a fresh copy each render: Vega takes the data rows in).
   // A canvas has no CSS: "currentColor" (the page's text colour in an SVG, scripts/charts/_render.py
   // follow_page_colours) would be painted black, unreadable on the dark page. A canvas chart gets the
-  // colour itself, read when it is drawn (a palette switch draws it again).
-  function painted(spec) {
-    var fg = JSON.stringify(cssVar("--md-default-fg-color", "#000"));
-    return JSON.parse(JSON.stringify(spec).split('"currentColor"').join(fg));
+  // colour itself, read when it is drawn (a palette switch draws it again); in the runtime it is a JSON
+  // string or, inside an expression's code, an escaped one.
+  function painted(spec, opts, renderer) {
+    var colours = liveColours(opts);
+    var text = JSON.stringify(spec.runtime).replace(PLACEHOLDER, function (all, name) {
+      return Object.prototype.hasOwnProperty.call(colours, name) ? colours[name] : all;
+    });
+    if (renderer === "canvas") {
+      text = text.replace(/(\\?")currentColor\1/g, function (all, quote) { return quote + colours.fg + quote; });
+    }
+    return JSON.parse(text);
   }
 
   // Vega measures chart text as it lays the chart out: the chart's font must be loaded by then. A page
@@ -184,10 +192,8 @@
     if (old) old.finalize();
     el.dataset.rendered = "";
     var embed = function (renderer) {
-      return vegaEmbed(el, renderer === "canvas" ? painted(spec) : spec, {
+      return vegaEmbed(el, painted(spec, opts, renderer), {
         renderer: renderer,
-        mode: "vega",
-        config: themeConfig(opts),
         formatLocale: opts.locale,
         i18n: opts.actions,
         actions: { export: true, source: false, compiled: false, editor: false },
