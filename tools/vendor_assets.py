@@ -45,10 +45,13 @@ def subset(src: Path, dest: Path, unicodes: str = UNICODES) -> None:
 
 
 # Our Vega (tools/vega/vega.js) stands in for the "vega" package; these modules, should anything import
-# them again, are replaced by the stand-ins of tools/vega/absent.js (what each one was for is written there).
+# them again, are replaced by the stand-ins of tools/vega/absent.js (what each one was for is written there),
+# and vega-expression (the expression parser and code generator: charts are parsed at build time) by
+# tools/vega/expression.js.
 VEGA_BUNDLE = "vega/vega-course.min.js"
 VEGA_ABSENT = ("vega-lite", "vega-interpreter", "vega-themes", "d3-geo", "d3-scale-chromatic", "topojson-client",
-               "d3-time", "d3-time-format", "vega-time")
+               "d3-time", "d3-time-format", "vega-time", "d3-dsv", "d3-ease")
+VEGA_STAND_INS = {"vega": "vega.js", "vega-expression": "expression.js"}
 
 
 def bundle_vega() -> None:
@@ -58,7 +61,8 @@ def bundle_vega() -> None:
         raise SystemExit("node_modules/.bin/esbuild is missing: run `npm ci` (package.json pins it; make assets does)")
     tmp = ROOT / "build" / "vega-course.min.js"
     tmp.parent.mkdir(parents=True, exist_ok=True)
-    aliases = ["--alias:vega=./tools/vega/vega.js"] + [f"--alias:{m}=./tools/vega/absent.js" for m in VEGA_ABSENT]
+    aliases = ([f"--alias:{m}=./tools/vega/{f}" for m, f in VEGA_STAND_INS.items()]
+               + [f"--alias:{m}=./tools/vega/absent.js" for m in VEGA_ABSENT])
     subprocess.run([str(esbuild), "tools/vega/entry.js", "--bundle", "--minify", "--format=iife",
                     "--log-level=warning", f"--outfile={tmp}", *aliases], cwd=ROOT, check=True)
     copy(tmp, OUT / VEGA_BUNDLE)
