@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from conftest import CHART_PAGES, LANGS, LESSON_PAGES, ROOT, SCROLL_NEAR, SLIDER_PAGES, open_page, page_with_chart, pages
+from conftest import (CHART_PAGES, LANGS, LESSON_PAGES, NEXT_FRAME, ROOT, SCROLL_NEAR, SLIDER_PAGES, open_page,
+                      page_with_chart, pages)
 from scripts.common import course, numfmt
 from scripts.common.i18n import strings
 
@@ -197,6 +198,13 @@ CHOICE_PAGES = tuple(p for p in CHART_PAGES if any(
 STORES = "(id) => { const v = window.courseCharts.views.get(document.querySelector('#chart-' + id + ' .chart-view')).view;" \
          " return Object.keys(v.getState({data: n => /_store$/.test(n), signals: () => false}).data || {})" \
          ".reduce((n, s) => n + v.data(s).length, 0); }"
+# Every chart's dataflow run to its end (what the reader's last event set off: signals, selection stores,
+# readouts), then a frame: the page as the reader then sees it (instead of a fixed wait)
+SETTLED = f"""async () => {{ await Promise.all([...document.querySelectorAll('.chart-view')].map(e => {{
+  const r = window.courseCharts.views.get(e); return r && r.view.runAsync(); }})); await ({NEXT_FRAME})(); }}"""
+# one chart's run to its end, then its selection stores' size (STORES)
+STORES_SETTLED = "async (id) => { const v = window.courseCharts.views.get(document.querySelector('#chart-' + id + " \
+                 "' .chart-view')).view; await v.runAsync(); return (" + STORES + ")(id); }"
 
 
 # the colour of a chart's text: an SVG chart's as drawn, a canvas chart's from its scenegraph (what it paints)
@@ -244,11 +252,10 @@ def test_theme_switch_keeps_every_chosen_value(browser, base_url, lang):
             mbox = marks.bounding_box()
             for fx, fy in ((0.3, 0.8), (0.5, 0.5), (0.3, 0.3), (0.7, 0.5), (0.5, 0.7), (0.2, 0.5)):
                 p.mouse.move(mbox["x"] + mbox["width"] * fx, mbox["y"] + mbox["height"] * fy)
-                p.wait_for_timeout(50)
-                if p.evaluate(STORES, chart):
+                if p.evaluate(STORES_SETTLED, chart):
                     break
             p.mouse.move(mbox["x"] + 2, mbox["y"] + 2)
-        p.wait_for_timeout(200)
+        p.evaluate(SETTLED)
         before = p.evaluate(STATE)
         colour = p.evaluate(TEXT_FILL)
         assert colour, f"{lang}/{page}: no chart text to compare"
@@ -256,7 +263,7 @@ def test_theme_switch_keeps_every_chosen_value(browser, base_url, lang):
         p.locator("label[for^='__palette']:visible").first.click()
         p.wait_for_function("""old => [...document.querySelectorAll('.chart-view')].every((e, i) =>
                                e.dataset.rendered === '1' && e.dataset.renderedAt !== old[i])""", arg=stamps, timeout=30000)
-        p.wait_for_timeout(200)
+        p.evaluate(SETTLED)
         after = p.evaluate(STATE)
         assert p.evaluate("document.body.dataset.mdColorScheme") == "slate"
         assert p.evaluate(TEXT_FILL) != colour, \

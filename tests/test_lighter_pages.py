@@ -1,6 +1,8 @@
 """Lighter pages (issue 12): charts load as the reader scrolls (the page's text comes first, Vega and
 a chart's spec arrive when the chart nears the viewport, scrolling alone draws every chart, served and
 from disk), and the search index loads when search is opened."""
+from contextlib import closing
+
 import pytest
 
 from conftest import CHART_PAGES, LANGS, local_url, NEXT_FRAME, page_url
@@ -35,7 +37,15 @@ READ_TO_END = """async () => {
 }""".replace("NEXT_FRAME_JS", NEXT_FRAME)
 
 
-def opened(browser, url):
+# 800 ms since the page's load event: what a page loads by itself, before the reader moves, has had time to ask
+LOADED_AWHILE = """() => { const n = performance.getEntriesByType('navigation')[0];
+  return !!n && n.loadEventEnd > 0 && performance.now() - n.loadEventEnd >= 800; }"""
+
+
+def opened(browser, url, wait=True):
+    """A fresh 1280 × 900 context with the page loaded in it and left alone 800 ms, its requests and errors
+    listed. With wait=False it returns as the page starts to load: `settled` then waits for the same state,
+    so a test that reads pages in turn lets the next one load and sit while it works the current one."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     p = ctx.new_page()
     requested, errors = [], []
@@ -43,9 +53,37 @@ def opened(browser, url):
     p.on("pageerror", lambda e: errors.append(str(e)))
     p.on("console", lambda m: m.type == "error" and errors.append(m.text))
     p.on("requestfailed", lambda r: errors.append(f"{r.url}: {r.failure}"))
-    p.goto(url, wait_until="load")
-    p.wait_for_timeout(800)
+    p.goto(url, wait_until="load" if wait else "commit")
+    if wait:
+        p.wait_for_timeout(800)
     return ctx, p, requested, errors
+
+
+def settled(opening):
+    """A page opened with wait=False, once it has loaded and sat 800 ms untouched (as opened() leaves it)."""
+    ctx, p, requested, errors = opening
+    p.wait_for_load_state("load")
+    p.wait_for_function(LOADED_AWHILE, polling=100, timeout=30000)
+    return ctx, p, requested, errors
+
+
+def in_turn(browser, urls):
+    """The pages of `urls` as opened() gives them, one at a time; each next one loads (and sits its 800 ms)
+    in its own context while the test works the current one. Use it closed (contextlib.closing): a failure
+    closes the contexts still open."""
+    urls = list(urls)
+    nxt = opened(browser, urls[0], wait=False) if urls else None
+    try:
+        for i in range(len(urls)):
+            current, nxt = settled(nxt), None
+            try:
+                nxt = opened(browser, urls[i + 1], wait=False) if i + 1 < len(urls) else None
+                yield current
+            finally:
+                current[0].close()
+    finally:
+        if nxt:
+            nxt[0].close()
 
 
 # "far below the screen": a chart whose top, at load, is more than FAR screens down (charts.js draws a
@@ -112,12 +150,11 @@ def test_charts_load_as_the_reader_scrolls(browser, base_url, lang):
     of the language has one); scrolling alone draws every chart; a chart far below the first screen waits
     for the reader (some page has one, else the laziness would go unchecked). One visit a page for both."""
     far = below = 0
-    for lesson in CHART_PAGES:
-        ctx, p, requested, errors = opened(browser, page_url(base_url, lang, lesson))
-        far_here = p.evaluate(FAR_CHARTS)     # read at load, before the first scroll below moves the page
-        below += check_just_below_waits_for_the_first_scroll(p, requested, errors, f"{lang}/{lesson}")
-        far += check_lazy_then_drawn(p, requested, errors, f"{lang}/{lesson}", far_here)
-        ctx.close()
+    with closing(in_turn(browser, [page_url(base_url, lang, lesson) for lesson in CHART_PAGES])) as opened_in_turn:
+        for lesson, (ctx, p, requested, errors) in zip(CHART_PAGES, opened_in_turn):
+            far_here = p.evaluate(FAR_CHARTS)     # read at load, before the first scroll below moves the page
+            below += check_just_below_waits_for_the_first_scroll(p, requested, errors, f"{lang}/{lesson}")
+            far += check_lazy_then_drawn(p, requested, errors, f"{lang}/{lesson}", far_here)
     assert below, f"{lang}: no chart page has a chart just below its first screen"
     assert far, f"{lang}: no chart starts {FAR} screens below the top of its page"
 
