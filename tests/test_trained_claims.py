@@ -298,11 +298,11 @@ def test_the_widgets_model_reads_brush_strokes(sa):
     assert o["test_accuracy"]["mean"] >= 0.9 and o["test_accuracy"]["min"] >= 0.85
     assert d["epochs"] < sa["epochs"] and d["n_strokes_train"] > 0 and d["n_filled_train"] > 0
     # the page: afterwards each model reads the outlines better (per seed, against the lesson's model of the
-    # same seed), and the models read the lesson's held-out images a little worse on average (not every seed:
-    # 16's reads them better)
+    # same seed), and the models read the lesson's held-out images worse on average, one run of them better
     lesson = {r["seed"]: r for r in sa["per_seed"]}
     for r in d["per_seed"]:
         assert r["stroke_accuracy"] > lesson[r["seed"]]["stroke_accuracy"], r
+    assert sum(r["test_accuracy"] > lesson[r["seed"]]["test_accuracy"] for r in d["per_seed"]) == 1
     assert sa["over_seeds"]["test_accuracy"]["mean"] - 0.05 < o["test_accuracy"]["mean"] < sa["over_seeds"]["test_accuracy"]["mean"]
 
 

@@ -32,16 +32,60 @@ settings were chosen, and the held-out ones (STROKE_SEED) used for nothing but t
     13            5        8 000    2 000          90.7 %    95.1 %
     13            5       16 000    2 000          94.0 %    93.5 %
     13            5       16 000    4 000          93.5 %    95.5 %   chosen
-    13            5       32 000    4 000          95.3 %    94.5 %   1.6 times the step's time
-    13           10       16 000    4 000          95.1 %    96.8 %   twice the step's time
+    13            5       32 000    4 000          95.3 %    94.5 %   1.8 times the step's batches
+    13           10       16 000    4 000          95.1 %    96.8 %   twice the step's batches
     14            5        8 000    2 000          91.4 %    96.6 %
     14            5       16 000    2 000          94.0 %    95.2 %
     14            5       16 000    4 000          94.2 %    96.7 %   chosen
 
 16 000 outlines and 4 000 images for 5 epochs: the best mean of the two shares among the settings of at most
 20 000 images and 5 epochs; more outlines or epochs read more validation outlines right (and 10 epochs more
-images too) at 1.6 to 2 times the step's time, which the build and the suite would pay on every run, for a
+images too) at 1.8 to 2 times the step's batches, which the build and the suite would pay on every run, for a
 figure already above the 90 % the widget needs.
+
+Keys returned:
+  seed, seeds, n_seeds                             the pictured model's seed; all seeds trained
+  over_seeds {<key as below>: {mean, sd, min, max}}  every number of per_seed's runs, over the seeds
+                                                   (test_accuracy, untrained_accuracy, *_entropy_pct,
+                                                   patch_rows, on_shape, by_shape, checkpoints)
+  per_seed [{seed, <the same keys>}]               each seed's numbers
+  settled {epoch, share, accuracy, entropy_pct}    the first epoch by which the seeds' mean class-token
+                                                   entropy has fallen `share` of its whole fall, and
+                                                   the spread of accuracy and entropy at that epoch
+  n_train, n_test, epochs, batch, lr, d, heads, head_dim, mlp, params   the set-up
+  sizes {min, max}, noise                          how the shapes vary
+  shapes                                           the classes, in order
+  test_accuracy, untrained_accuracy                share of held-out images classified right
+  stroke_accuracy, n_strokes, brush                share of n_strokes shapes drawn as outlines with the
+                                                   page's brush (scripts/common/strokes.py; the held-out
+                                                   outlines: never trained on nor used to choose anything,
+                                                   the same drawings for every seed) classified right
+  untrained_entropy_pct, trained_entropy_pct       class-token row, mean entropy as % of ln 49
+                                                   (over heads and held-out images)
+  patch_rows {untrained_entropy_pct, trained_entropy_pct}  the same for the 49 patch rows
+  on_shape {untrained, trained, patch_share, trained_over_share}
+                                                   class-token attention landing on patches that
+                                                   contain the shape, and the share of such patches
+  checkpoints {"<epoch>": {accuracy, entropy_pct, patch_entropy_pct, on_shape}}  epoch 0 = untrained
+  examples {<shape>: {patches, on_shape_patches, untrained, trained}}  the lesson's copy of each
+      shape (scripts.common.shapes.SEEDS): its 49 standardised patches (2 decimals), which patches
+      hold the shape, and per state {heads {"<h>": {q, k, entropy_pct, on_shape}}}: per head the
+      scaled queries q (50 rows: class token, then patches) and keys k (49 patch rows), 2 decimals,
+      so a page can recompute softmax(q·k) for any query; entropy_pct / on_shape of the class row
+  drawing {epochs, lr, lr_schedule, batch, n_strokes_train, n_filled_train, stroke_seed, n_validation,
+           seeds_of_sets {training_outlines, validation_outlines, validation_images, held_out_outlines},
+           stroke_accuracy, test_accuracy, validation_accuracy, validation_image_accuracy,
+           per_seed [{seed, <the same four>}], over_seeds {<the same four>}}
+                                                   the second step (above): the fine-tuned models' share of
+                                                   the n_strokes held-out outlines, of the n_test held-out
+                                                   filled images, and of the n_validation validation outlines
+                                                   and validation images (the settings were chosen on these)
+                                                   classified right, the pictured seed's at the top;
+                                                   stroke_seed is the training outlines' seed
+  by_shape {<shape>: {untrained_entropy_pct, trained_entropy_pct, untrained_on_shape,
+                      trained_on_shape, on_shape_patches, patch_share, trained_over_share}}
+                                                   the examples' class rows, averaged over heads;
+                                                   one image per shape, not the held-out set
 """
 from __future__ import annotations
 
@@ -218,7 +262,8 @@ def fine_tune(model, seed: int, watch: Stopwatch, epochs: int = DRAW_EPOCHS, n_s
               n_filled: int = N_DRAW_FILLED) -> dict:
     """The second step: DRAW_EPOCHS more epochs of the trained `model` (in place) on drawing_data(), a new
     optimiser whose learning rate falls linearly from DRAW_LR to 0, the batches in an order of their own
-    (seeded by `seed`); its accuracy on the held-out outlines, the held-out filled images and the validation outlines."""
+    (seeded by `seed`); its accuracy on the held-out outlines, the held-out filled images, the validation outlines
+    and the validation images."""
     x, y = drawing_data(n_strokes, n_filled)
     _, _, x_te, y_te, _ = data()
     x_st, y_st = stroke_data()
