@@ -282,25 +282,28 @@ def test_chart_weights_round_like_the_text(ca):
 
 def test_the_widgets_model_reads_brush_strokes(sa):
     """The page: the drawing widget runs the pictured model after a few more epochs on brush outlines and
-    filled shapes (`drawing`); over the seeds it reads held-out outlines at least 90 % right on average
-    (the lesson's model much less), and still reads the held-out filled images. The lesson's numbers are the
-    model before that step."""
+    filled shapes (`drawing`); every seed's model reads the held-out outlines (a set no setting was chosen on)
+    at least 90 % right (issue 26; the lesson's model much less), and still reads the held-out filled images.
+    The lesson's numbers are the model before that step."""
     d = sa["drawing"]
     o = d["over_seeds"]
     assert [r["seed"] for r in d["per_seed"]] == sa["seeds"]
     main = next(r for r in d["per_seed"] if r["seed"] == sa["seed"])
     assert main["stroke_accuracy"] == d["stroke_accuracy"] and main["test_accuracy"] == d["test_accuracy"]
-    assert o["stroke_accuracy"]["mean"] >= 0.9
+    assert o["stroke_accuracy"]["mean"] >= 0.9 and o["stroke_accuracy"]["min"] >= 0.9
+    # the settings were chosen on the validation outlines: the held-out figure is not far below them
+    assert o["validation_accuracy"]["mean"] - o["stroke_accuracy"]["mean"] < 0.02
+    assert d["n_validation"] > 0 and sa["n_strokes"] >= 1000
     assert o["stroke_accuracy"]["mean"] >= sa["over_seeds"]["stroke_accuracy"]["mean"] + 0.15
     assert o["test_accuracy"]["mean"] >= 0.9 and o["test_accuracy"]["min"] >= 0.85
     assert d["epochs"] < sa["epochs"] and d["n_strokes_train"] > 0 and d["n_filled_train"] > 0
-    # the page: afterwards each model reads the lesson's held-out images a little worse than before, and the
-    # outlines better (per seed, against the lesson's model of the same seed)
+    # the page: afterwards each model reads the outlines better (per seed, against the lesson's model of the
+    # same seed), and the models read the lesson's held-out images worse on average, one run of them better
     lesson = {r["seed"]: r for r in sa["per_seed"]}
     for r in d["per_seed"]:
-        before = lesson[r["seed"]]
-        assert r["test_accuracy"] < before["test_accuracy"], r
-        assert r["stroke_accuracy"] > before["stroke_accuracy"], r
+        assert r["stroke_accuracy"] > lesson[r["seed"]]["stroke_accuracy"], r
+    assert sum(r["test_accuracy"] > lesson[r["seed"]]["test_accuracy"] for r in d["per_seed"]) == 1
+    assert sa["over_seeds"]["test_accuracy"]["mean"] - 0.05 < o["test_accuracy"]["mean"] < sa["over_seeds"]["test_accuracy"]["mean"]
 
 
 def test_some_heads_focus_and_others_stay_near_uniform(sa):

@@ -9,7 +9,7 @@ though the lesson's triangle is filled) at a random size and place, each corner 
 circle moved a little, as a hand does. The lesson's model never trains on these: held-out ones (their own
 seed) measure how it reads a drawing made with the grid's brush (scripts/experiments/sa_trained.py
 `stroke_accuracy`); others (another seed) fine-tune it for the drawing widget, measured on the same held-out
-ones (`drawing`).
+ones (`drawing`), its settings chosen on validation outlines (a third seed) and validation images.
 """
 from __future__ import annotations
 
