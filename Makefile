@@ -78,12 +78,12 @@ serve: build
 live: data
 	$(PY) -m mkdocs serve
 
-## browser: Debian's chromium (never a downloaded browser), fonts, poppler and Java (HTML checker) for the tests
+## browser: Debian's chromium and its headless shell (never a downloaded browser), fonts, poppler and Java (HTML checker) for the tests
 browser:
-	@command -v chromium >/dev/null && command -v pdftotext >/dev/null && command -v java >/dev/null \
-	  && fc-list | grep -qi dejavu || { \
+	@command -v chromium >/dev/null && command -v chromium-headless-shell >/dev/null && command -v pdftotext >/dev/null \
+	  && command -v java >/dev/null && fc-list | grep -qi dejavu || { \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-	    chromium fonts-dejavu-core fonts-noto-core poppler-utils default-jre-headless >/dev/null; }
+	    chromium chromium-headless-shell fonts-dejavu-core fonts-noto-core poppler-utils default-jre-headless >/dev/null; }
 
 ## bench: speed and size against the budgets (prints a table, writes bench/bench.json)
 bench: site browser

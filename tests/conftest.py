@@ -168,7 +168,7 @@ def browser():
 
     from tools.browser import launch
     with sync_playwright() as p:
-        b = launch(p)
+        b = launch(p, shell=True)  # Debian's headless shell of the same chromium (tools/browser.py)
         yield b
         b.close()
 
