@@ -146,10 +146,23 @@ def runtimes(specs: dict[str, tuple[dict, str]]) -> dict[str, str]:
     return out
 
 
-def write_spec_scripts(site: Path) -> None:
-    """Each chart's runtime, with its usermeta (charts.js reads its renderer and parts there), as a script that
-    hands it to charts.js (courseCharts.define), and each part of its data loaded on demand as a script beside it
-    (courseCharts.part)."""
+def specs_with_config(specs: dict[str, tuple[dict, str]]) -> dict[str, str]:
+    """{key: (spec, lang)} → {key: the spec's JSON text with the chart design merged under its own config}: what
+    a stock vega-embed, which parses in the browser, is handed in runtimes' place (tools/bench.py --stock)."""
+    def merged(base: dict, own: dict) -> dict:
+        out = dict(base)
+        for k, v in own.items():
+            out[k] = merged(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+        return out
+    return {key: json.dumps({**spec, "config": merged(chart_config(lang), spec.get("config") or {})},
+                            separators=(",", ":"), ensure_ascii=False)
+            for key, (spec, lang) in specs.items()}
+
+
+def write_spec_scripts(site: Path, parse=runtimes) -> None:
+    """Each chart's runtime (`parse`: runtimes, or specs_with_config for a copy that parses in the browser), with
+    its usermeta (charts.js reads its renderer and parts there), as a script that hands it to charts.js
+    (courseCharts.define), and each part of its data loaded on demand as a script beside it (courseCharts.part)."""
     def write(dest: Path, body: str) -> None:
         dest.parent.mkdir(parents=True, exist_ok=True)
         if not dest.exists() or dest.read_text(encoding="utf-8") != body:
@@ -162,7 +175,7 @@ def write_spec_scripts(site: Path) -> None:
         spec = json.loads(vg.read_text(encoding="utf-8"))
         rest = split_parts(spec, chart)
         charts[spec_key(chart, lang)] = (chart, lang, spec, rest)
-    made = runtimes({key: (spec, lang) for key, (_, lang, spec, _) in charts.items()})
+    made = parse({key: (spec, lang) for key, (_, lang, spec, _) in charts.items()})
     for key, (chart, lang, spec, rest) in charts.items():
         dest = site / spec_script(chart, lang)
         usermeta = json.dumps(spec.get("usermeta") or {}, **compact)
