@@ -75,17 +75,17 @@ def test_serve_follows_edits_to_an_experiment_a_builder_a_string_file_and_a_page
         # an experiment: t3 = [3, 2] makes t3·t3 = 13 (was 8), a number the formula page shows
         edit(proj / "scripts/experiments/sa_toy.py", "[2.0, 2.0], [-2.0, 0.0]", "[3.0, 2.0], [-2.0, 0.0]")
         shows("self-attention/formula/", r'data-source="sa_toy/scores\.2\.2"[^>]*><span class="num">13<')
-        # a chart builder (the dashed rule's pattern, read from the chart's served spec) and a string file (a
-        # chart's title, which its figure caption carries), saved together: one rebuild must follow both
+        # a chart builder (the dashed rule's pattern, read from the chart's served spec), a string file (a
+        # chart's title, which its figure caption carries) and a page, saved together: one rebuild must follow
+        # all three (a second rebuild after the first: the stages' state is reset again)
         edit(proj / "scripts/charts/sqrt_scaling.py", "strokeDash=[4, 3]", "strokeDash=[7, 3]")
         strings = next(p for p in (proj / "scripts/i18n" / lang).glob("*.yml")
                        if "    title: Найбільша вага в рядку softmax із 49 елементів" in p.read_text(encoding="utf-8"))
         edit(strings, "title: Найбільша вага в рядку softmax із 49 елементів", "title: Заголовок після правки")
-        shows(f"assets/charts/{lang}/sqrt_scaling.js", r"\[7,3\]")
-        shows("self-attention/scaling/", "Заголовок після правки")
-        # a page
         page = proj / "docs" / lang / "self-attention/formula.md"
         page.write_text(page.read_text(encoding="utf-8") + "\nАбзац, дописаний під час перегляду.\n", encoding="utf-8")
+        shows(f"assets/charts/{lang}/sqrt_scaling.js", r"\[7,3\]")
+        shows("self-attention/scaling/", "Заголовок після правки")
         shows("self-attention/formula/", "Абзац, дописаний під час перегляду")
     finally:
         server.terminate()
