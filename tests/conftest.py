@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-from tools.browser import ALL_CHARTS_RENDERED as RENDERED, NEXT_FRAME  # shared with tools/
+from tools.browser import ALL_CHARTS_RENDERED as RENDERED, HEADLESS_SHELL, NEXT_FRAME  # shared with tools/
 from scripts.common import course  # the course model: languages and lessons
 
 LANGS = tuple(course.codes())
@@ -162,13 +162,20 @@ def base_url(site_dir):
     server.shutdown()
 
 
+def pytest_report_header(config):
+    from tools.browser import CHROMIUM
+    if os.path.exists(HEADLESS_SHELL):
+        return f"browser tests: {HEADLESS_SHELL}"
+    return f"browser tests: {CHROMIUM} ({HEADLESS_SHELL} is missing: `make browser` installs it; pages load twice as fast)"
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
 
     from tools.browser import launch
     with sync_playwright() as p:
-        b = launch(p, shell=True)  # Debian's headless shell of the same chromium (tools/browser.py)
+        b = launch(p, shell=os.path.exists(HEADLESS_SHELL))  # Debian's headless shell of the same chromium, when installed
         yield b
         b.close()
 
