@@ -162,9 +162,12 @@ def base_url(site_dir):
     server.shutdown()
 
 
+SHELL = os.path.exists(HEADLESS_SHELL)  # Debian's headless shell of the same chromium, when installed (tools/browser.py)
+
+
 def pytest_report_header(config):
     from tools.browser import CHROMIUM
-    if os.path.exists(HEADLESS_SHELL):
+    if SHELL:
         return f"browser tests: {HEADLESS_SHELL}"
     return f"browser tests: {CHROMIUM} ({HEADLESS_SHELL} is missing: `make browser` installs it; pages load twice as fast)"
 
@@ -175,7 +178,7 @@ def browser():
 
     from tools.browser import launch
     with sync_playwright() as p:
-        b = launch(p, shell=os.path.exists(HEADLESS_SHELL))  # Debian's headless shell of the same chromium, when installed
+        b = launch(p, shell=SHELL)
         yield b
         b.close()
 
