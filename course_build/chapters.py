@@ -140,8 +140,8 @@ def progress_html(chapter: str, lang: str, where: str) -> str:
     """The chapter's progress, filled in by assets/js/exercises.js from what this browser remembers: the ids of
     the exercises its sections check (derivations have no answer to remember), the count's words with {m}
     written here and {n} left for the script, the page's ten digits (the script writes n with them), and the
-    forget button. Hidden until the script fills it (no script: nothing to show), out of the search index and
-    off paper (course.css)."""
+    forget button. Hidden until the script fills it (no script: nothing to show; with scripts its place is kept
+    from the first frame, course.css), out of the search index and off paper (course.css)."""
     ids = [i for name in course.sections(chapter) for i in _seen(lang, name, where)["exercises"]]
     if not ids:
         return ""
@@ -150,7 +150,9 @@ def progress_html(chapter: str, lang: str, where: str) -> str:
     digits = "".join(numfmt.fmt(i, "d", lang) for i in range(10))
     attrs = {"data-exercises": json.dumps(ids, ensure_ascii=False), "data-template": template, "data-digits": digits}
     return ('<div class="chapter-progress" ' + " ".join(f'{k}="{html.escape(v)}"' for k, v in attrs.items())
-            + ' data-search-exclude hidden><p><span class="chapter-progress__count" aria-live="polite"></span> '
+            + ' data-search-exclude hidden><p><span class="chapter-progress__count" aria-live="polite">'
+            # «0 of m» until the script writes n: the unseen box already as wide and tall as when filled (course.css)
+            + html.escape(template.replace("{n}", digits[0])) + '</span> '
             f'<button type="button" class="md-button chapter-progress__forget">{html.escape(ui["forget"])}</button></p>'
             f'<p class="chapter-progress__where">{html.escape(ui["where"])}</p></div>')
 

@@ -48,6 +48,39 @@ def spec_script(chart: str, lang: str) -> str:
     return f"assets/charts/{lang}/{chart}.js"
 
 
+# The room a chart takes on the page before charts.js has drawn it (issue 25: a chart drawn ~1 s after the text
+# pushed its caption and what follows down; Lighthouse CLS 0.08–0.12 on the real-patches section): its drawing's
+# height, as the static SVG drawn with the same font has it (equal to the page's within 8 px at 1280 px for every
+# chart), and its controls under it (Vega's bindings, course.css: CONTROLS_PX, then CONTROL_PX each, measured at
+# 1280 px: 13, 48, 78, 109 and 230 px for 0, 1, 2, 3 and 7 controls). A phone's may wrap taller; charts.js drops
+# the reservation once the chart is drawn, so a reservation never leaves a gap.
+CONTROLS_PX, CONTROL_PX = 13, 30
+
+
+def drawn_size(chart: str, lang: str) -> tuple[int, int]:
+    """The static drawing's width and height in px (the root element of generated/charts/<lang>/<chart>.svg)."""
+    from xml.etree import ElementTree
+    for _, root in ElementTree.iterparse(GEN / "charts" / lang / f"{chart}.svg", events=("start",)):
+        return round(float(root.get("width"))), round(float(root.get("height")))
+    raise PluginError(f"generated/charts/{lang}/{chart}.svg is empty: run `make data`")
+
+
+def controls(spec: dict) -> int:
+    """How many controls a Vega-Lite spec binds: its params with `bind`, at any depth, one control each, or one
+    per field when a param binds the fields of an object value ({field: {input: …}})."""
+    if isinstance(spec, dict):
+        bind = spec.get("bind") if "name" in spec else None
+        here = 0 if not isinstance(bind, dict) else 1 if "input" in bind else sum(
+            isinstance(b, dict) and "input" in b for b in bind.values())
+        return here + sum(controls(v) for k, v in spec.items() if k != "bind")
+    return sum(controls(v) for v in spec) if isinstance(spec, list) else 0
+
+
+def reserved_height(chart: str, lang: str) -> int:
+    spec = json.loads((GEN / "charts" / lang / f"{chart}.json").read_text(encoding="utf-8"))
+    return drawn_size(chart, lang)[1] + CONTROLS_PX + CONTROL_PX * controls(spec)
+
+
 def split_parts(spec: dict, chart: str) -> dict:
     """A chart that declares usermeta.parts (scripts/charts/_kit.py parts_by: {dataset: [signal, …]}) keeps in
     `spec` only the rows of each split dataset for its signals' initial values; returns {part: {dataset: rows}}

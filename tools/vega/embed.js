@@ -41,6 +41,9 @@ function addStyle() {
   style.textContent = STYLE;
   document.head.appendChild(style);
 }
+// at once, not at the first embed: a page's script may measure an element with these rules before drawing in it
+// (not in node, where the build checks each chart's runtime against this bundle: tools/vega/runtime.mjs)
+if (typeof document !== 'undefined') addStyle();
 
 // The «⋯» menu: a link per format; its address is made when the link is pressed (mouse) or focused
 // (keyboard, before Enter), so the download is the chart as it is at that moment.
@@ -72,7 +75,6 @@ function menu(el, view, opts) {
 }
 
 export default async function embed(el, spec, opts = {}) {
-  addStyle();
   if (opts.formatLocale) formatLocale(opts.formatLocale);  // global in Vega, as in vega-embed
   const withMenu = opts.actions !== false;
   el.classList.add('vega-embed');
@@ -81,7 +83,9 @@ export default async function embed(el, spec, opts = {}) {
   const wrapper = document.createElement('div');
   wrapper.className = 'chart-wrapper';
   el.appendChild(wrapper);
+  const slice = {since: performance.now()};  // the first run in slices (./vega.js), the parse included
   const view = new View(spec, {renderer: opts.renderer || 'svg', logger: logger(Warn)});
+  view._slice = slice;
   // "fit-x" charts stretch to the column (the CSS reads these classes)
   view.addSignalListener('autosize', (_, autosize) => {
     const fitX = autosize.type === 'fit-x' || autosize.type === 'fit';
@@ -93,7 +97,7 @@ export default async function embed(el, spec, opts = {}) {
   });
   view.tooltip(new Handler().call);
   view.hover();
-  await view.initialize(wrapper).runAsync();
+  try { await view.initialize(wrapper).runAsync(); } finally { view._slice = null; }
   const unlisten = withMenu ? menu(el, view, opts) : () => {};
   return {view, spec, finalize() { unlisten(); view.finalize(); }};
 }

@@ -146,9 +146,20 @@
   // SVG unless the chart asks for a canvas on screen (usermeta.renderer: a chart with thousands of marks
   // that a control recolours, scripts/charts/sa_patch_attention.py). Paper always gets SVG: vector in the
   // PDF (tools/pdf.py renders in print media).
-  function rendererFor(spec) {
+  // A canvas wider than the column would be drawn again as SVG (render, below): when the static drawing's width
+  // (data-width, course_build/refs.py) already says so, SVG at once, one drawing instead of two (a phone). The
+  // element is measured with the classes the embed gives it (the menu's gutter, tools/vega/embed.js).
+  function rendererFor(spec, el) {
     var wanted = spec && spec.usermeta && spec.usermeta.renderer;
-    return wanted && !window.matchMedia("print").matches ? wanted : "svg";
+    if (!wanted || window.matchMedia("print").matches) return "svg";
+    el.classList.add("vega-embed", "has-actions");
+    return wanted === "canvas" && Number(el.dataset.width) > room(el) ? "svg" : wanted;
+  }
+
+  // the width a chart's drawing has in its element (the menu's gutter left out: vega-embed's .has-actions)
+  function room(el) {
+    var box = getComputedStyle(el);
+    return el.clientWidth - parseFloat(box.paddingLeft) - parseFloat(box.paddingRight);
   }
 
   // The chart's runtime with the page's colours in place (a fresh copy each render: Vega takes the data rows in).
@@ -200,12 +211,16 @@
         downloadFileName: el.dataset.chart
       });
     };
-    return fontReady(opts.font).then(function () { return embed(rendererFor(spec)); }).then(function (res) {
+    // in several tasks (issue 25, total blocking time): the colours, the parse and first run (sliced by the
+    // bundle, tools/vega/vega.js), the readouts, the second run each give the page a turn first
+    var turn = function (value) { return vegaEmbed.vega.nextTask().then(function () { return value; }); };
+    return fontReady(opts.font).then(turn).then(function () {
+      return embed(rendererFor(spec, el));
+    }).then(turn).then(function (res) {
       // A canvas wider than the column (a phone) cannot shrink as an SVG does: Vega would map the pointer
       // to the wrong marks. Such a chart is drawn as SVG instead.
-      var canvas = el.querySelector("canvas.marks"), box = getComputedStyle(el);
-      var room = el.clientWidth - parseFloat(box.paddingLeft) - parseFloat(box.paddingRight);
-      if (!canvas || canvas.getBoundingClientRect().width <= room + 0.5) return res;
+      var canvas = el.querySelector("canvas.marks");
+      if (!canvas || canvas.getBoundingClientRect().width <= room(el) + 0.5) return res;
       res.finalize();
       return embed("svg");
     }).then(function (res) {
@@ -218,10 +233,13 @@
       if (summary) summary.setAttribute("aria-label", opts.menu);
       ownReadouts(el, res.view, opts.locale);
       rowsOnDemand(el, res.view, spec);
+      return turn(res);
+    }).then(function (res) {
       // One more run: the first one fitted the width, and text that wraps at that width (scripts/charts/
       // _kit.py fit) is laid out again only on the next run (autosize resize, scripts/charts/_render.py).
       return (state ? res.view.setState(state) : res.view).runAsync().then(function () { return res; });
     }).then(function (res) {
+      el.style.removeProperty("--chart-reserve");  // drawn: the chart's own height from now on (course.css)
       el.dataset.renderedAt = String(performance.now());  // read by tools/bench.py
       el.dataset.rendered = "1";
       el.dispatchEvent(new CustomEvent("chart-rendered", { bubbles: true }));
