@@ -28,18 +28,24 @@ OUTLINES = {
     "cross": [[(0.0, -0.75), (0.0, 0.75)], [(-0.75, 0.0), (0.75, 0.0)]],
     "triangle": [[(0.0, -0.7), (0.7, 0.6), (-0.7, 0.6), (0.0, -0.7)]],
 }
+CLOSED = {kind: [bool(np.allclose(line[0], line[-1])) for line in lines] for kind, lines in OUTLINES.items()}
 
 
 def paint(grid: np.ndarray, points, brush: float = BRUSH) -> np.ndarray:
-    """Set to 1 every cell whose centre is within `brush` of the line through `points` [(x, y), ...]."""
+    """Set to 1 every cell whose centre is within `brush` of the line through `points` [(x, y), ...]. All segments
+    at once (one array per segment and cell: `make data` draws 20 000 outlines, segment by segment it took 6 s),
+    each cell's distance to each segment computed as for one segment alone, so the same cells are set."""
     size = grid.shape[0]
-    cy, cx = np.mgrid[0:size, 0:size] + 0.5
+    cy, cx = (np.mgrid[0:size, 0:size] + 0.5)[:, None]          # (1, size, size) each, against (segments, 1, 1)
     pts = np.asarray(points, dtype=np.float64)
-    for (x0, y0), (x1, y1) in zip(pts[:-1], pts[1:]) if len(pts) > 1 else [(pts[0], pts[0])]:
-        dx, dy = x1 - x0, y1 - y0
-        length2 = dx * dx + dy * dy
-        t = np.clip(((cx - x0) * dx + (cy - y0) * dy) / length2, 0, 1) if length2 else 0.0
-        grid[np.hypot(cx - (x0 + t * dx), cy - (y0 + t * dy)) <= brush] = 1.0
+    if len(pts) == 1:
+        pts = np.concatenate([pts, pts])
+    x0, y0 = pts[:-1, 0, None, None], pts[:-1, 1, None, None]
+    dx, dy = pts[1:, 0, None, None] - x0, pts[1:, 1, None, None] - y0
+    length2 = dx * dx + dy * dy
+    along = (cx - x0) * dx + (cy - y0) * dy
+    t = np.clip(np.divide(along, length2, out=np.zeros_like(along), where=length2 != 0), 0, 1)  # a point: t = 0
+    grid[(np.hypot(cx - (x0 + t * dx), cy - (y0 + t * dy)) <= brush).any(axis=0)] = 1.0
     return grid
 
 
@@ -50,9 +56,9 @@ def strokes(kind: str, rng: np.random.Generator, sizes: tuple[int, int] = (12, S
     top, left = rng.integers(0, SIZE - side + 1, 2)
     half = side / 2
     grid = np.zeros((SIZE, SIZE))
-    for line in OUTLINES[kind]:
+    for line, closed in zip(OUTLINES[kind], CLOSED[kind]):
         moved = np.asarray(line) + rng.normal(0.0, WOBBLE, (len(line), 2))
-        if np.allclose(line[0], line[-1]):       # a closed outline stays closed
+        if closed:       # a closed outline stays closed
             moved[-1] = moved[0]
         paint(grid, [(left + half * (1 + u), top + half * (1 + v)) for u, v in moved])
     return grid

@@ -314,8 +314,14 @@ def train_lesson(model, seed: int, watch: Stopwatch, after_epoch=lambda epoch: N
 def train(seed: int) -> tuple[dict, dict, Stopwatch, dict, Stopwatch, dict]:
     """Train once with `seed` (initial weights, batch order) and measure; then the second step (fine_tune).
     Return (measurements, examples, seconds, the fine-tuned model's measurements, its seconds, its
-    parameters by name)."""
-    watch, draw_watch = Stopwatch(), Stopwatch()
+    parameters by name). Both steps in this process; compute() runs them as two (map_seeds' `then`)."""
+    first = lesson_step(seed)
+    return (*first[:3], *drawing_step(seed, first))
+
+
+def lesson_step(seed: int) -> tuple[dict, dict, Stopwatch, dict]:
+    """The lesson's training and every number of it: (measurements, examples, seconds, the model's state)."""
+    watch = Stopwatch()
     _, _, x_te, y_te, m_te = data()
     with deterministic(seed):
         ex_tokens = {s: torch.tensor(patches(standardize(make_shape(s, seed=SEEDS_OF_SHAPES[s])))) for s in SHAPES}
@@ -334,9 +340,20 @@ def train(seed: int) -> tuple[dict, dict, Stopwatch, dict, Stopwatch, dict]:
         x_st, y_st = stroke_data()
         with torch.no_grad():
             stroke_accuracy = float((model(x_st)[0].argmax(1) == y_st).double().mean())
-        drawing = fine_tune(model, seed, draw_watch)      # the lesson's numbers are all measured above
     return ({"checkpoints": checkpoints, "patch_share": share, "params": params, "stroke_accuracy": stroke_accuracy},
-            examples, watch, drawing, draw_watch, parameters(model))
+            examples, watch, model.state_dict())
+
+
+def drawing_step(seed: int, lesson: tuple) -> tuple[dict, Stopwatch, dict]:
+    """The second step on the model lesson_step(seed) trained (its state, the last of `lesson`): (the
+    fine-tuned model's measurements, its seconds, its parameters by name). The step draws nothing from torch's
+    seeded stream (its batch order has a generator of its own), so it gives the same bytes in a process of its own."""
+    draw_watch = Stopwatch()
+    with deterministic(seed):
+        model = TinyViT()
+        model.load_state_dict(lesson[-1])
+        drawing = fine_tune(model, seed, draw_watch)
+    return drawing, draw_watch, parameters(model)
 
 
 def _mean(example: dict, state: str, key: str) -> float:
@@ -373,7 +390,8 @@ def summary(result: dict, examples: dict) -> dict:
 def compute() -> dict:
     # pinned: trained on the portable kernel path whatever the CPU, so the exported weights are the same
     # bytes everywhere (scripts/common/training.py PINNED)
-    runs = dict(zip(SEEDS, map_seeds(train, SEEDS, pinned=True)))
+    steps = map_seeds(lesson_step, SEEDS, pinned=True, then=drawing_step)
+    runs = {seed: (*lesson[:3], *drawing) for seed, (lesson, drawing) in zip(SEEDS, steps)}
     LAST_TRAINING["watch"] = [run[2] for run in runs.values()]
     LAST_TRAINING["draw_watch"] = [run[4] for run in runs.values()]
     LAST_TRAINING["parameters"] = runs[SEED][-1]
