@@ -206,7 +206,7 @@
       return vegaEmbed(el, painted(spec, opts, renderer), {
         renderer: renderer,
         formatLocale: opts.locale,
-        i18n: opts.actions,
+        i18n: Object.assign({ CLICK_TO_VIEW_ACTIONS: opts.menu }, opts.actions),  // the menu's tooltip in the page's language
         actions: { export: true, source: false, compiled: false, editor: false },
         downloadFileName: el.dataset.chart
       });
