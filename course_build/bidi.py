@@ -14,16 +14,17 @@ import re
 
 from scripts.common.course import languages
 
-# Characters a formula fragment is made of: Latin and Greek letters, Latin and Persian digits,
-# super- and subscripts, and the operators the course writes in text.
-_CHARS = r"A-Za-z\u0370-\u03ff0-9\u06f0-\u06f9\u066b\u066c\u00b2\u00b3\u00b9\u02e3\u1d40\u2070-\u209f√·×÷±−+=≈≤≥<>/|^_.′'Σ∑"
+# Every language's digits (the course model's numerals: a language added with other digits is covered too)
+_DIGIT = "0-9" + re.escape("".join(sorted({d for l in languages() for d in l.numerals} - set("0123456789"))))
+# Characters a formula fragment is made of: Latin and Greek letters, the digits, super- and subscripts, and the
+# operators the course writes in text.
+_CHARS = _DIGIT + r"A-Za-z\u0370-\u03ff\u066b\u066c\u00b2\u00b3\u00b9\u02e3\u1d40\u2070-\u209f√·×÷±−+=≈≤≥<>/|^_.′'Σ∑"
 # A number's group sign between two digits (the course model's thousands signs: «1 024» with a narrow
 # no-break space) is part of it: the fragment «M = 1 024» was cut after «1».
-_DIGIT = r"0-9\u06f0-\u06f9"
 _GROUP = "".join(sorted({re.escape(l.thousands) for l in languages() if l.thousands and l.thousands not in " "}))
 _IN_NUMBER = rf"(?<=[{_DIGIT}])[{_GROUP}](?=[{_DIGIT}])" if _GROUP else r"(?!)"
 # A hyphen between two letters or digits joins a name (ViT-B/16): cut there, the name read «B/16-ViT».
-_JOINER = r"(?<=[A-Za-z0-9\u06f0-\u06f9])-(?=[A-Za-z0-9\u06f0-\u06f9])"
+_JOINER = rf"(?<=[A-Za-z{_DIGIT}])-(?=[A-Za-z{_DIGIT}])"
 # Words of those characters separated by spaces; a bracket only right after one (f(x), Σp(1−p)), so
 # a gloss in brackets «(patch)» stays with the sentence.
 _BRACKETS = rf"\((?:[{_CHARS} ,]|\([{_CHARS} ,]*\))*\)"  # one level of nesting: sum(p.numel())

@@ -52,7 +52,12 @@ def add_language(proj: Path, base: str) -> None:
     else:  # Material's own strings for the base language
         import material
         source = Path(material.__file__).parent / "templates/partials/languages" / f"{base}.html"
-    shutil.copy(source, proj / "overrides/partials/languages" / f"{NEW}.html")
+    # Material's strings in the new language's digits («1 збіг» → «١ збіг»), as its translator would write them
+    digits = str.maketrans("0123456789", NUMERALS)
+    strings_line = re.compile(r'^(\s*"[\w.]+": ")(.*)(",?)$', re.M)
+    (proj / "overrides/partials/languages" / f"{NEW}.html").write_text(strings_line.sub(
+        lambda m: m.group(1) + m.group(2).translate(digits) + m.group(3), source.read_text(encoding="utf-8")),
+        encoding="utf-8")
     typed = proj / "tests/typed_numbers.yml"
     allowed = yaml.safe_load(typed.read_text(encoding="utf-8"))
     allowed["by_language"][NEW] = list(allowed["by_language"].get(base, []))
