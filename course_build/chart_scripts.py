@@ -48,7 +48,7 @@ def spec_script(chart: str, lang: str) -> str:
     return f"assets/charts/{lang}/{chart}.js"
 
 
-# The room a chart takes on the page before charts.js has drawn it (issue 25: a chart drawn ~1 s after the text
+# The room a chart takes on the page before charts.js has drawn it (room) (issue 25: a chart drawn ~1 s after the text
 # pushed its caption and what follows down; Lighthouse CLS 0.08–0.12 on the real-patches section): its drawing's
 # height, as the static SVG drawn with the same font has it (equal to the page's within 8 px at 1280 px for every
 # chart), and its controls under it (Vega's bindings, course.css: CONTROLS_PX, then CONTROL_PX each, measured at
@@ -76,9 +76,11 @@ def controls(spec: dict) -> int:
     return sum(controls(v) for v in spec) if isinstance(spec, list) else 0
 
 
-def reserved_height(chart: str, lang: str) -> int:
+def room(chart: str, lang: str) -> tuple[int, int]:
+    """The static drawing's width (charts.js: does a canvas fit the column?) and the height reserved for the chart."""
     spec = json.loads((GEN / "charts" / lang / f"{chart}.json").read_text(encoding="utf-8"))
-    return drawn_size(chart, lang)[1] + CONTROLS_PX + CONTROL_PX * controls(spec)
+    width, height = drawn_size(chart, lang)
+    return width, height + CONTROLS_PX + CONTROL_PX * controls(spec)
 
 
 def split_parts(spec: dict, chart: str) -> dict:

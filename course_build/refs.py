@@ -30,7 +30,7 @@ from mkdocs.utils import get_relative_url
 ROOT = Path(__file__).resolve().parent.parent
 GEN = ROOT / "generated"
 from course_build import downloads, pointer, provenance, refparse  # downloads: entries checked against the files
-from course_build.chart_scripts import drawn_size, reserved_height, spec_key, spec_script
+from course_build.chart_scripts import room, spec_key, spec_script
 from course_build.datapath import lookup, records, row_selector  # where a reference's number lives
 from course_build.code_listings import listing_marks
 from course_build.bidi import isolate_formulas  # √d stays √d in Persian captions and headers
@@ -394,6 +394,7 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
         chart = m.group(1)
         t = strings(lang)["charts"][chart]
         svg = get_relative_url(f"assets/charts/{lang}/{chart}.svg", page.url)
+        width, reserved = room(chart, lang)
         opts = {"locale": numfmt.d3_locale(lang), "actions": ui["actions"], "menu": ui["chart_menu"],
                 "font": fonts.family(lang),  # the pinned font the static SVG was drawn with
                 "palette": {"light": list(_palette.LIGHT), "dark": list(_palette.DARK)}}
@@ -427,7 +428,7 @@ def on_page_content(content: str, page, config, files, **kwargs) -> str:
                 f'<div class="chart-view" data-chart="{chart}" role="figure" aria-label="{title}" '
                 f'aria-describedby="caption-{chart}" data-key="{html.escape(spec_key(chart, lang))}" '
                 f'data-src="{get_relative_url(spec_script(chart, lang), page.url)}" '
-                f'data-width="{drawn_size(chart, lang)[0]}" style="--chart-reserve: {reserved_height(chart, lang)}px" '
+                f'data-width="{width}" style="--chart-reserve: {reserved}px" '
                 f'data-opts="{html.escape(json.dumps(opts, ensure_ascii=False))}"></div>'
                 f'<noscript><img src="{svg}" alt="{title}" width="640"></noscript>'
                 f'{data_table}{CAPTION[0].format(chart=chart)}{desc}{CAPTION[1]}</figure>')

@@ -2,7 +2,7 @@
 phone). The text is drawn first and the chart code, the exercises' script and the chart specs arrive after it (here
 held back DELAY_MS, so the page is certainly painted before them, as on a slow phone; Chromium paints a page's
 first frames ~0.5 s after it starts, and a script held back less came in before them): a chart keeps the room it
-will take (course_build/chart_scripts.py reserved_height) and shows once drawn whole, and a chapter's progress
+will take (course_build/chart_scripts.py room) and shows once drawn whole, and a chapter's progress
 box keeps its place, unseen, until it is filled (course.css `.course-js`). Every page with a chart or a progress
 box, both languages, at Lighthouse's phone size; the layout shifts the browser reports (PerformanceObserver,
 as Lighthouse reads them) sum to under BUDGET (Lighthouse calls under 0.1 good; the language menu's own
@@ -38,21 +38,18 @@ BATCH = 4  # pages loading at once (the held scripts are most of a page's time h
 
 @pytest.fixture(scope="module")
 def slow_url(site_dir):
-    """The site served as tools/serve.py serves it, the LATE scripts each held back DELAY_MS (a thread per
-    request, so pages loading at once wait side by side)."""
-    import functools, http.server, threading, time
-    from tools.serve import Handler, base_path
+    """The site served as tools/serve.py serves it, the LATE scripts each held back DELAY_MS (its server gives each
+    request a thread, so pages loading at once wait side by side)."""
+    import time
+    from tools.serve import Handler, start
 
     class Slow(Handler):
-        base = base_path()
-
         def send_head(self):
             if LATE.search(self.path):
                 time.sleep(DELAY_MS / 1000)
             return super().send_head()
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Slow, directory=str(site_dir)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}{base_path()}"
+    server, url = start(site_dir, handler_class=Slow)
+    yield url
     server.shutdown()
 
 

@@ -87,9 +87,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         return io.BytesIO(body)
 
 
-def start(directory: Path, port: int = 0):
-    """Start a server in a thread; return (server, base URL)."""
-    handler = functools.partial(type("H", (Handler,), {"base": base_path()}), directory=str(directory))
+def start(directory: Path, port: int = 0, handler_class=None):
+    """Start a server in a thread; return (server, base URL). `handler_class`: a subclass of Handler (a test's)."""
+    handler = functools.partial(type("H", (handler_class or Handler,), {"base": base_path()}), directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}{base_path()}"
