@@ -7,6 +7,10 @@ VENDOR := overrides/assets/vendor/.copied
 VEGA_BUNDLE := overrides/assets/vendor/vega/vega-course.min.js
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
+# the PDFs' cover date: the day this `make` started (tools/pdf.py build_date), for its whole run
+ifndef SOURCE_DATE_EPOCH
+export SOURCE_DATE_EPOCH := $(shell date +%s)
+endif
 # steps that do not need each other run side by side: the venv while npm installs, Debian's browser meanwhile
 MAKEFLAGS += --jobs=2
 # test workers: two per core. A browser test waits on its page about half of its time; with one worker per core
@@ -43,9 +47,10 @@ $(VENDOR): $(NODE) $(VENV) tools/vendor_assets.py $(wildcard tools/vega/*.js)
 	$(PY) -m tools.vendor_assets
 	touch $@
 
-# the same script builds the Vega bundle (tools/vega/): a deleted bundle is built again
+# the same script builds the Vega bundle (tools/vega/): a deleted bundle is built again (the test: with --jobs,
+# make may have looked for the bundle before the vendor step made it)
 $(VEGA_BUNDLE): | $(VENDOR)
-	$(PY) -m tools.vendor_assets
+	@test -f $@ || $(PY) -m tools.vendor_assets
 
 assets: $(VENDOR) $(VEGA_BUNDLE)
 

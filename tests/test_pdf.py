@@ -93,6 +93,18 @@ def test_cover_date_in_the_language_calendar():
     assert date_text("uk", uk, dt.date(2026, 11, 30)) == "30\u00a0листопада 2026\u00a0року"
 
 
+def test_cover_date_is_the_builds_day(monkeypatch):
+    """SOURCE_DATE_EPOCH (set once per `make` run) names the cover's day, so a `make test` that crosses midnight
+    finds the PDFs it printed before midnight made from today's inputs; without it, today."""
+    import datetime as dt
+    from tools import pdf
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(dt.datetime(2026, 11, 30, 23, 59, tzinfo=dt.timezone.utc).timestamp())))
+    assert pdf.build_date() == dt.date(2026, 11, 30)
+    assert pdf.date_text("uk") == pdf.date_text("uk", today=dt.date(2026, 11, 30))
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    assert pdf.build_date() == dt.date.today()
+
+
 # ── Contents, layout, captions, metadata (issue 12, printed notes) ─────────────────────────────
 from scripts.common.i18n import strings  # noqa: E402
 

@@ -146,9 +146,16 @@ def contents_entries(pages: list[dict]) -> list[dict]:
 
 
 
+def build_date() -> dt.date:
+    """The day the build started: SOURCE_DATE_EPOCH (the reproducible-builds convention, UTC), else today. The
+    Makefile sets it once per `make` run, so a `make test` that crosses midnight prints and checks one date."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    return dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc).date() if epoch else dt.date.today()
+
+
 def date_text(lang: str, ui: dict | None = None, today: dt.date | None = None) -> str:
     """The cover's date in the language's calendar and digits (scripts/common/dates.py)."""
-    return dates.date_text(today or dt.date.today(), lang)
+    return dates.date_text(today or build_date(), lang)
 
 
 def answers_appendix(lang: str, lessons: list[str]) -> tuple[str, list[dict]]:

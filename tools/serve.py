@@ -12,6 +12,7 @@ import functools
 import gzip
 import io
 import http.server
+import sys
 import threading
 from pathlib import Path
 from urllib.parse import urlparse
@@ -87,10 +88,17 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         return io.BytesIO(body)
 
 
+class Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        """A reader (or a test's page) that leaves before a file is sent is no error: only other failures print."""
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
 def start(directory: Path, port: int = 0, handler_class=None):
     """Start a server in a thread; return (server, base URL). `handler_class`: a subclass of Handler (a test's)."""
     handler = functools.partial(type("H", (handler_class or Handler,), {"base": base_path()}), directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server = Server(("127.0.0.1", port), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}{base_path()}"
 
