@@ -294,13 +294,13 @@ def data() -> tuple:
     return x_tr, y_tr, x_te, y_te, m_te
 
 
-def train_lesson(model, seed: int, watch: Stopwatch, after_epoch=lambda epoch: None) -> None:
-    """The lesson's training of `model` (in place): EPOCHS epochs over the training images, the batches in
-    the order `seed` gives; `after_epoch(epoch)` after each."""
+def train_lesson(model, seed: int, watch: Stopwatch, after_epoch=lambda epoch: None, epochs: int = EPOCHS) -> None:
+    """The lesson's training of `model` (in place): EPOCHS epochs over the training images (or its first
+    `epochs`), the batches in the order `seed` gives; `after_epoch(epoch)` after each."""
     x_tr, y_tr = data()[:2]
     opt = torch.optim.Adam(model.parameters(), lr=LR)
     order = torch.Generator().manual_seed(seed)
-    for epoch in range(1, EPOCHS + 1):
+    for epoch in range(1, epochs + 1):
         model.train()
         with watch.running():
             for idx in torch.randperm(N_TRAIN, generator=order).split(BATCH):
@@ -319,8 +319,10 @@ def train(seed: int) -> tuple[dict, dict, Stopwatch, dict, Stopwatch, dict]:
     return (*first[:3], *drawing_step(seed, first))
 
 
-def lesson_step(seed: int) -> tuple[dict, dict, Stopwatch, dict]:
-    """The lesson's training and every number of it: (measurements, examples, seconds, the model's state)."""
+def lesson_step(seed: int, epochs: int = EPOCHS) -> tuple[dict, dict, Stopwatch, dict]:
+    """The lesson's training and every number of it: (measurements, examples, seconds, the model's state).
+    `epochs` fewer than EPOCHS: the same run cut short, its checkpoints so far the same bytes (the suite's
+    retraining check)."""
     watch = Stopwatch()
     _, _, x_te, y_te, m_te = data()
     with deterministic(seed):
@@ -330,7 +332,7 @@ def lesson_step(seed: int) -> tuple[dict, dict, Stopwatch, dict]:
         checkpoints = {"0": measure_attention(model, x_te, y_te, m_te)}
         examples = {s: {"untrained": example_maps(model, s, ex_tokens[s], ex_on[s])} for s in SHAPES}
         train_lesson(model, seed, watch,
-                     lambda epoch: checkpoints.update({str(epoch): measure_attention(model, x_te, y_te, m_te)}))
+                     lambda epoch: checkpoints.update({str(epoch): measure_attention(model, x_te, y_te, m_te)}), epochs)
         for s in SHAPES:
             examples[s]["trained"] = example_maps(model, s, ex_tokens[s], ex_on[s])
             examples[s]["patches"] = np.round(ex_tokens[s].numpy(), 2).tolist()
