@@ -47,8 +47,8 @@ $(VENDOR): $(NODE) $(VENV) tools/vendor_assets.py $(wildcard tools/vega/*.js)
 	$(PY) -m tools.vendor_assets
 	touch $@
 
-# the same script builds the Vega bundle (tools/vega/): a deleted bundle is built again (the test: with --jobs,
-# make may have looked for the bundle before the vendor step made it)
+# the same script builds the Vega bundle (tools/vega/): a deleted bundle is built again, only if still missing
+# (with --jobs make may look for the bundle before the vendor step has made it)
 $(VEGA_BUNDLE): | $(VENDOR)
 	@test -f $@ || $(PY) -m tools.vendor_assets
 

@@ -75,13 +75,12 @@ def add_language(proj: Path, base: str) -> None:
     typed.write_text(yaml.safe_dump(allowed, allow_unicode=True, sort_keys=False), encoding="utf-8")
 
 
-# Each added chapter's overview after its front matter's `lesson: true`: the third lesson computes (a chart and a
-# value), the bare one holds words alone.
+# Each added chapter's overview: the third lesson computes (a chart and a value), the bare one holds words alone.
 OVERVIEWS = {
-    LESSON: "promise: What a third lesson gives its reader.\n---\n\n# Lesson three { #lesson-three }\n\n"
+    LESSON: "---\npromise: What a third lesson gives its reader.\nlesson: true\n---\n\n# Lesson three { #lesson-three }\n\n"
             "The toy vectors have {{ v: sa_toy/d | d }} components.\n\n"
             "{{ chart: sqrt_scaling }}\n\n{{ sections }}\n\n{{ provenance }}\n",
-    BARE: "promise: A chapter of words alone.\n---\n\n# Words alone { #words-alone }\n\n"
+    BARE: "---\npromise: A chapter of words alone.\nlesson: true\n---\n\n# Words alone { #words-alone }\n\n"
           "Nothing here is computed.\n\n{{ sections }}\n",
 }
 
@@ -99,14 +98,14 @@ def add_lessons(proj: Path) -> None:
     for folder in sorted(p for p in (proj / "docs").iterdir() if p.is_dir()):
         for name, overview in OVERVIEWS.items():
             (folder / name).mkdir()
-            (folder / name / "index.md").write_text(f"---\nlesson: true\n{overview}", encoding="utf-8")
+            (folder / name / "index.md").write_text(overview, encoding="utf-8")
             (folder / name / f"{SECTION}.md").write_text(f"# One idea {{ #{SECTION} }}\n\nA short section.\n",
                                                         encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
 def proj(tmp_path_factory) -> Path:
-    """One copy with the language and both lessons added, its charts built (what the pages read)."""
+    """One copy with the language and both lessons added (`charts` builds its charts)."""
     proj = tmp_path_factory.mktemp("course") / "proj"
     proj.mkdir()
     ignore = shutil.ignore_patterns("__pycache__", ".lock", ".pytest_cache")
