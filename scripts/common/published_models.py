@@ -26,7 +26,7 @@ from __future__ import annotations
 REFERENCE_FIELDS = ("authors", "year", "title", "venue", "arxiv", "url")
 REFERENCES = {k: dict(zip(REFERENCE_FIELDS, row)) for k, row in {
     "vaswani2017": ("Vaswani et al.", 2017, "Attention Is All You Need", "NeurIPS 2017", "1706.03762", "https://arxiv.org/abs/1706.03762"),
-    "radford2019": ("Radford et al.", 2019, "Language Models are Unsupervised Multitask Learners", "OpenAI technical report", None, "https://cdn.openai.com/better-language-models/language_models_are_unsupervised_multitask_learners.pdf"),
+    "radford2019": ("Radford et al.", 2019, "Language Models are Unsupervised Multitask Learners", "OpenAI technical report", None, "https://openai.com/index/better-language-models/"),
     "gpt2_hparams": ("OpenAI", 2019, "gpt-2: models/124M/hparams.json (released code and model)", "GitHub repository openai/gpt-2", None, "https://github.com/openai/gpt-2"),
     "touvron2023": ("Touvron et al.", 2023, "Llama 2: Open Foundation and Fine-Tuned Chat Models", "arXiv preprint", "2307.09288", "https://arxiv.org/abs/2307.09288"),
     "llama2_7b_config": ("Meta", 2023, "meta-llama/Llama-2-7b-hf: config.json", "Hugging Face model repository", None, "https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json"),
