@@ -9,12 +9,18 @@ to the file in the source repository (what a reader without JavaScript gets).
 
 The offline copy keeps the listings in the page (it is read from disk, often without a network, and
 its print pages feed the PDF), as do pages without a provenance part.
+
+course_build/refs.py writes only the marks; this stage puts the listing between them, rendered once per
+experiment and build (`listing`) by the site's own Markdown set-up: an experiment is listed on several pages
+in every language, and highlighting each copy again was a quarter of a build's time.
 """
 from __future__ import annotations
 
 import html
 import json
 from pathlib import Path
+
+import markdown
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
@@ -23,8 +29,8 @@ from mkdocs.utils import get_relative_url
 from course_build.worker_shim import offline_build
 from scripts.common.jsonio import write_if_changed
 
-# course_build/refs.py puts these marks around each entry's listing (provenance_md): this stage finds the
-# listing by them, never by the markup around it. An HTML comment: it passes Markdown untouched, and
+# course_build/refs.py puts these marks where each entry's listing goes (provenance_md): this stage finds the
+# place by them, never by the markup around it. An HTML comment: it passes Markdown untouched, and
 # highlighted code cannot hold one (pygments escapes "<").
 OPEN = "<!-- listing "
 CLOSE = "<!-- /listing -->"
@@ -38,11 +44,22 @@ def listing_marks(exp: str, path: str) -> tuple[str, str]:
 
 
 _listings: dict[str, str] = {}  # experiment → the <pre>'s inner HTML, written by on_post_build
+_rendered: dict[str, str] = {}  # source file → its highlighted listing, this build
 
 
 def reset() -> None:
     """A new build starts from nothing (course_build/plugin.py calls this; `mkdocs serve` rebuilds in one process)."""
     _listings.clear()
+    _rendered.clear()
+
+
+def listing(path: str, config) -> str:
+    """The file `path` as a Python code block of the site's Markdown (pymdownx.snippets includes it,
+    pymdownx.highlight colours it): the HTML a page's own ```python fence gives, made once per build."""
+    if path not in _rendered:
+        md = markdown.Markdown(extensions=config["markdown_extensions"], extension_configs=config["mdx_configs"])
+        _rendered[path] = md.convert(f'```python\n--8<-- "{path}"\n```').strip()
+    return _rendered[path]
 
 
 def script_path(exp: str) -> str:
@@ -63,17 +80,14 @@ def on_page_content(content: str, page, config, **kwargs) -> str:
             raise PluginError(f"{page.file.src_uri}: the listing of {exp or '?'} has no closing mark "
                               "(course_build/refs.py provenance_md writes both, listing_marks)")
         parts.append(head)
-        listing = body.strip()
+        code = listing(file, config)
         if offline:  # the offline copy keeps the listing in the page
-            parts.append(listing)
+            parts.append(code)
             continue
-        if not (listing.startswith(HIGHLIGHT[0]) and listing.endswith(HIGHLIGHT[1])):
+        if not (code.startswith(HIGHLIGHT[0]) and code.endswith(HIGHLIGHT[1])):
             raise PluginError(f"{page.file.src_uri}: the listing of {exp} is not pymdownx.highlight's "
                               f"{HIGHLIGHT[0]}…{HIGHLIGHT[1]}: update HIGHLIGHT in course_build/code_listings.py")
-        inner = listing[len(HIGHLIGHT[0]):-len(HIGHLIGHT[1])]
-        if _listings.setdefault(exp, inner) != inner:
-            raise PluginError(f"{exp}: its listing differs between pages; every page must include "
-                              f"scripts/experiments/{exp}.py the same way")
+        _listings[exp] = code[len(HIGHLIGHT[0]):-len(HIGHLIGHT[1])]
         src = get_relative_url(script_path(exp), page.url)
         fallback = f'<a href="{html.escape(source)}/blob/HEAD/{html.escape(file)}" dir="ltr">{html.escape(file)}</a>'
         parts.append(f'<div class="code-listing" data-code="{exp}" data-src="{html.escape(src)}"><p>{fallback}</p></div>')

@@ -47,6 +47,7 @@ STAGES = (
 
 # readers that cache what they read from generated/, scripts/i18n/ or docs/: cleared per build
 READERS = (refs.strings, datapath.dataset, provenance.seeds, provenance.libraries, provenance.title,
+           provenance._tree, provenance._files,
            course.languages, course.pages, course.lessons, course.sections, course._files)
 
 

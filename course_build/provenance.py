@@ -27,7 +27,9 @@ def source_file(name: str) -> Path:
     return EXPERIMENTS / f"{name}.py"
 
 
+@lru_cache(maxsize=None)
 def _tree(path: Path) -> ast.Module:
+    """A source file parsed once per build (every page asks again for the experiments it shows; read only)."""
     return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
 
 
@@ -45,10 +47,11 @@ def _project_imports(path: Path, seen: set[Path]) -> None:
                 _project_imports(dep, seen)
 
 
-def _files(name: str) -> list[Path]:
+@lru_cache(maxsize=None)
+def _files(name: str) -> tuple[Path, ...]:
     seen: set[Path] = set()
     _project_imports(source_file(name), seen)
-    return [source_file(name)] + sorted(seen - {source_file(name)})
+    return (source_file(name), *sorted(seen - {source_file(name)}))
 
 
 def _constants(tree: ast.Module) -> dict[str, str]:

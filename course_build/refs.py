@@ -247,7 +247,7 @@ def provenance_md(used: list[str], lang: str) -> str:
     for exp in used:
         path = provenance.source_file(exp).relative_to(ROOT).as_posix()
         seeds = provenance.seeds(exp)
-        marks = listing_marks(exp, path)  # course_build/code_listings.py moves the listing out by them
+        marks = listing_marks(exp, path)  # course_build/code_listings.py puts the listing between them
         seed_items = "".join(f"<li><code>{text(call)}</code> <small>({text(f)})</small></li>" for f, call in seeds)
         out += [f'<section class="provenance-entry" id="{source_id(exp)}" markdown>', "",
                 # raw HTML heading: the entries stay out of the page's table of contents
@@ -263,7 +263,7 @@ def provenance_md(used: list[str], lang: str) -> str:
                 f"<summary>{text(ui['code'])}: {text(path)}</summary>", "",
                 # the code stays as it runs (English names, docstrings and comments); this says so in the page's language
                 f'<p class="listing-intro">{listing_intro(path, lang)}</p>', "",
-                marks[0], "", "```python", f'--8<-- "{path}"', "```", "", marks[1], "",
+                marks[0], "", marks[1], "",
                 "</details>", "</section>", ""]
     return "\n".join(out)
 
