@@ -12,28 +12,21 @@ ifndef SOURCE_DATE_EPOCH
 export SOURCE_DATE_EPOCH := $(shell date +%s)
 endif
 # steps that do not need each other run side by side: the venv while npm installs, Debian's browser meanwhile
-MAKEFLAGS += --jobs=2 --output-sync=target
+MAKEFLAGS += --jobs=2
 # test workers: two per core. A browser test waits on its page about half of its time; with one worker per core
 # the cores idled (pytest 14 min 49 s on 2 cores), with two they stay busy (12 min 43 s)
 WORKERS := $(shell echo $$(( $$(nproc) * 2 )))
 
-.PHONY: site test test-unbuilt test-built check data check-data reproduce timings serve live bench assets browser build offline pdf clean
+.PHONY: site test check data check-data reproduce timings serve live bench assets browser build offline pdf clean
 
 ## site: everything a reader gets — data, offline copy, PDFs, then site/ linking to them
 site: data offline pdf
 	REQUIRE_DOWNLOADS=1 $(PY) -m mkdocs build --strict --quiet
 	@echo "site: site/ (offline archive and PDFs in site/downloads/)"
 
-## test: the whole suite (builds what it needs, installs Debian's chromium when missing), two workers per core.
-## The tests that need no built site run while it builds (a build keeps one core busy, the other waited),
-## the browser and site tests once it is made; each part prints its report when it ends.
-test: test-unbuilt test-built
-
-test-unbuilt: data browser
-	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder -m "not browser and not site" tests
-
-test-built: site browser
-	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder -m "browser or site" tests
+## test: the whole suite (builds what it needs, installs Debian's chromium when missing), two workers per core
+test: site browser
+	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder tests
 
 ## check: the everyday tier, no browser, no built site, no subprocess build (tests/conftest.py: tiers)
 check: $(VENV) $(VENDOR)
