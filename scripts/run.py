@@ -323,6 +323,51 @@ def run_experiment(name: str) -> tuple[dict, object]:
     return outputs, mod
 
 
+PROCESSES = 2   # experiments, then charts, computed side by side (each in a process of its own: a serial run's bytes)
+SIDE_BY_SIDE_FROM = 4   # fewer jobs run in this process: starting a process (imports) costs more than they do
+
+
+def side_by_side(fn, jobs: list[tuple]):
+    """Yield (args, fn(*args)) for every `args` of `jobs` as it ends. SIDE_BY_SIDE_FROM jobs or more run on
+    PROCESSES spawned processes, started in the order given; fewer, here, one after another. Run one after
+    another, the experiments left a core waiting through every short one and every chart (`make data FORCE=1`
+    344 s on 2 cores). No result depends on the process it is computed in: each experiment seeds and pins what it
+    uses (scripts/common/training.py), and `make reproduce` compares the bytes. fn must be module-level."""
+    import os
+    workers = min(PROCESSES, os.cpu_count() or 1, len(jobs))
+    if workers <= 1 or len(jobs) < SIDE_BY_SIDE_FROM:
+        for args in jobs:
+            yield args, fn(*args)
+        return
+    import concurrent.futures
+    import multiprocessing
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        running = {pool.submit(fn, *args): args for args in jobs}
+        try:
+            for done in concurrent.futures.as_completed(running):
+                yield running[done], done.result()
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)  # what has not started never will
+            raise
+
+
+def compute_one(name: str, first_timings: bool) -> tuple[dict, float]:
+    """run_experiment(name) and its seconds; with `first_timings`, also its timings when it has none yet (a new
+    experiment's first; re-measured only when asked), in the same process, whose compute() they may reuse."""
+    t0 = time.perf_counter()
+    outputs, mod = run_experiment(name)
+    seconds = time.perf_counter() - t0
+    if first_timings and not (GEN / "timings" / f"{name}.json").exists():
+        measure_timings(name, mod)
+    return outputs, seconds
+
+
+def build_one(chart: str, lang: str) -> tuple[dict, set, float]:
+    """run_chart(chart, lang) and its seconds."""
+    t0 = time.perf_counter()
+    return (*run_chart(chart, lang), time.perf_counter() - t0)
+
+
 def run_chart(chart: str, lang: str) -> tuple[dict, set]:
     """The chart's files, and the keys of its strings the builder read (for check_strings)."""
     from scripts.charts._render import render
@@ -385,25 +430,25 @@ def _run(args) -> int:
     manifest.setdefault("experiments", {})
     manifest.setdefault("charts", {})
     n_exp, n_chart = len(names("experiments")), len(names("charts")) * len(languages())
-    for name, key in exps:
-        t0 = time.perf_counter()
-        outputs, mod = run_experiment(name)
-        manifest["experiments"][name] = {"key": key, "outputs": outputs}
-        print(f"  computed {name:<28} {time.perf_counter() - t0:6.2f} s")
-        if not args.timings and not (GEN / "timings" / f"{name}.json").exists():
-            measure_timings(name, mod)  # a new experiment's first timings; re-measured only when asked
+    keys = dict(exps)
+    # the experiments that train a model the page runs first: they are the longest (each trains its seeds in
+    # processes of its own), so the short ones fill in around them
+    order = sorted(keys, key=lambda name: model_file(name) is None)
+    for (name, _), (outputs, seconds) in side_by_side(compute_one, [(name, not args.timings) for name in order]):
+        manifest["experiments"][name] = {"key": keys[name], "outputs": outputs}
+        print(f"  computed {name:<28} {seconds:6.2f} s", flush=True)
     if args.timings:  # only this flag re-measures (not --force: timings are machine-dependent)
         for name in names("experiments"):
             measure_timings(name, importlib.import_module(f"scripts.experiments.{name}"), args.timings_dir)
     # Charts are planned after the data is written: a chart is redrawn only when the numbers it
     # reads (or its own inputs) changed, not when an experiment was merely recomputed.
     charts = plan_charts(manifest, versions)
+    keys = {(chart, lang): key for chart, lang, key in charts}
     reads = {}
-    for chart, lang, key in charts:
-        t0 = time.perf_counter()
-        outputs, reads[f"{lang}/{chart}"] = run_chart(chart, lang)
-        manifest["charts"][f"{lang}/{chart}"] = {"key": key, "outputs": outputs}
-        print(f"  built    {lang}/{chart:<25} {time.perf_counter() - t0:6.2f} s")
+    for (chart, lang), (outputs, read, seconds) in side_by_side(build_one, list(keys)):
+        reads[f"{lang}/{chart}"] = read
+        manifest["charts"][f"{lang}/{chart}"] = {"key": keys[chart, lang], "outputs": outputs}
+        print(f"  built    {lang}/{chart:<25} {seconds:6.2f} s", flush=True)
     if reads:  # a chart's strings changed or it was drawn anew: its builder says which keys it reads
         check_strings(reads)
     # Forget entries whose module was deleted, so the manifest describes exactly what exists.
