@@ -250,7 +250,7 @@ def test_retraining_gives_the_same_numbers():
     two other kernel paths and compares every byte of generated/, the exported weights included.
     The translator: its pictured seed in full: numbers, pictures and exported weights (generated/models/).
     The vision transformer: its pictured seed's first RETRAINED_EPOCHS epochs: the pictures before training and
-    the checkpoint after each epoch (its whole run and the drawing widget's fine-tune take ~110 CPU-seconds, four
+    the checkpoint after each epoch (its whole run and the drawing widget's fine-tune take ~80 CPU-seconds, three
     times the translator's)."""
     import functools
     ca = importlib.import_module("scripts.experiments.ca_trained")
