@@ -74,7 +74,7 @@ def on_page_content(content: str, page, config, **kwargs) -> str:
     while (at := rest.find(OPEN)) >= 0:
         head, _, rest = rest[:at], None, rest[at + len(OPEN):]
         mark, _, rest = rest.partition(" -->")
-        body, found, rest = rest.partition(CLOSE)
+        _, found, rest = rest.partition(CLOSE)  # nothing between the marks: the listing is put there below
         exp, _, file = mark.partition(" ")
         if not found or not file:
             raise PluginError(f"{page.file.src_uri}: the listing of {exp or '?'} has no closing mark "
