@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from scripts.common import jsonio
+from scripts.common import jsonio, processes
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "scripts"
@@ -323,32 +323,15 @@ def run_experiment(name: str) -> tuple[dict, object]:
     return outputs, mod
 
 
-PROCESSES = 2   # experiments, then charts, computed side by side (each in a process of its own: a serial run's bytes)
 SIDE_BY_SIDE_FROM = 4   # fewer jobs run in this process: starting a process (imports) costs more than they do
 
 
 def side_by_side(fn, jobs: list[tuple]):
-    """Yield (args, fn(*args)) for every `args` of `jobs` as it ends. SIDE_BY_SIDE_FROM jobs or more run on
-    PROCESSES spawned processes, started in the order given; fewer, here, one after another. Run one after
-    another, the experiments left a core waiting through every short one and every chart (`make data FORCE=1`
-    344 s on 2 cores). No result depends on the process it is computed in: each experiment seeds and pins what it
-    uses (scripts/common/training.py), and `make reproduce` compares the bytes. fn must be module-level."""
-    import os
-    workers = min(PROCESSES, os.cpu_count() or 1, len(jobs))
-    if workers <= 1 or len(jobs) < SIDE_BY_SIDE_FROM:
-        for args in jobs:
-            yield args, fn(*args)
-        return
-    import concurrent.futures
-    import multiprocessing
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        running = {pool.submit(fn, *args): args for args in jobs}
-        try:
-            for done in concurrent.futures.as_completed(running):
-                yield running[done], done.result()
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)  # what has not started never will
-            raise
+    """Yield (args, fn(*args)) for every `args` of `jobs` as it ends: SIDE_BY_SIDE_FROM jobs or more side by side
+    in spawned processes (scripts/common/processes.py), started in the order given; fewer, here, one after
+    another. Run one after another, the experiments left a core waiting through every short one and every chart
+    (`make data FORCE=1` 344 s on 2 cores). fn must be module-level."""
+    return processes.side_by_side(fn, jobs, here=len(jobs) < SIDE_BY_SIDE_FROM)
 
 
 def compute_one(name: str, first_timings: bool) -> tuple[dict, float]:

@@ -17,11 +17,9 @@ again with those numbers, until the numbers no longer change.
 """
 from __future__ import annotations
 
-import concurrent.futures
 import datetime as dt
 import html
 import json
-import multiprocessing
 import os
 import re
 import shutil
@@ -36,7 +34,7 @@ from tools.offline_copy import DOWNLOADS, OUT, not_ours, outputs as offline_outp
 from tools import step_cache
 from course_build.exercises import find_solutions
 from course_build.print_pages import SHELL_SLOT, folder_for, saved_name
-from scripts.common import course, numfmt
+from scripts.common import course, numfmt, processes
 from scripts.common.i18n import strings
 from scripts.common import dates
 
@@ -400,19 +398,14 @@ def main(argv: list[str] | None = None) -> int:
     staging = DOWNLOADS / ".pdf-staging"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir()
-    made = {}
     try:
         langs = course.codes()
         # the languages side by side, each in a browser of its own (one printing keeps one core busy: both PDFs
         # 53 s → 32 s on 2 cores); spawned, not forked, as Playwright's driver wants
-        workers = max(1, min(len(langs), os.cpu_count() or 1))
-        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            targets = {lang: staging / f"attention-course-{lang}.pdf" for lang in langs}
-            jobs = {lang: pool.submit(print_language, lang, targets[lang]) for lang in langs}
-            for lang in langs:
-                pages = jobs[lang].result()
-                made[f"pdf-{lang}"] = targets[lang]
-                print(f"pdf: {targets[lang].name} ({pages} pages, {targets[lang].stat().st_size / 1e6:.1f} MB)")
+        targets = {lang: staging / f"attention-course-{lang}.pdf" for lang in langs}
+        for (lang, target), pages in processes.side_by_side(print_language, list(targets.items())):
+            print(f"pdf: {target.name} ({pages} pages, {target.stat().st_size / 1e6:.1f} MB)")
+        made = {f"pdf-{lang}": targets[lang] for lang in langs}
         for target in made.values():
             os.replace(target, DOWNLOADS / target.name)
         record({name: target.name for name, target in made.items()})

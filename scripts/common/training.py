@@ -28,8 +28,9 @@ import time
 import numpy as np
 import torch
 
+from scripts.common import processes
+
 THREADS = 1   # fixed: sums must not depend on the core count; one thread also suffers least on a busy machine
-PROCESSES = 2  # seeds trained side by side (each on THREADS threads: the bytes of a serial run)
 
 
 @contextlib.contextmanager
@@ -143,42 +144,17 @@ def pinned_call(fn, *args):
 
 
 def map_seeds(fn, seeds, pinned: bool = False, then=None) -> list:
-    """[fn(seed) for seed in seeds], on up to PROCESSES worker processes. Each worker runs one seed on
-    THREADS threads, exactly as a serial run would, so the results are the same bytes; fn must be a
-    module-level function (workers import it by name). pinned=True: always in new processes started
-    with PINNED (even one seed on one core), each checking it before it trains: the same bytes on
+    """[fn(seed) for seed in seeds], on up to processes.PROCESSES worker processes (scripts/common/processes.py). Each
+    worker runs one seed on THREADS threads, exactly as a serial run would, so the results are the same bytes;
+    fn must be a module-level function (workers import it by name). pinned=True: always in new processes
+    started with PINNED (even one seed on one core), each checking it before it trains: the same bytes on
     every x86-64 CPU, not only on this one.
     then: a second step, then(seed, fn(seed)), also module-level; returns [(fn(seed), then(seed, fn(seed)))].
     A seed's second step is queued as soon as its first ends, behind the first steps not yet started: with
     five seeds on two workers no worker waits out a third round alone (sa_trained: 341 s → ~280 s)."""
-    import concurrent.futures
-    import functools
-    import multiprocessing
-    import os
-    workers = min(len(seeds), PROCESSES, os.cpu_count() or 1)
-    if workers <= 1 and not pinned:
-        return [fn(seed) if then is None else (first := fn(seed), then(seed, first)) for seed in seeds]
-    saved = {k: os.environ.get(k) for k in PINNED}
-    if pinned:
-        os.environ.update(PINNED)      # a spawned worker starts with this process's environment
-    call = (lambda f: functools.partial(pinned_call, f)) if pinned else (lambda f: f)
-    try:
-        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            if then is None:
-                return list(pool.map(call(fn), seeds))
-            firsts = {pool.submit(call(fn), seed): seed for seed in seeds}
-            done, seconds = {}, {}
-            for future in concurrent.futures.as_completed(firsts):
-                seed = firsts[future]
-                done[seed] = future.result()
-                seconds[seed] = pool.submit(call(then), seed, done[seed])
-            return [(done[seed], seconds[seed].result()) for seed in seeds]
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    done = dict(processes.side_by_side(fn, [(seed,) for seed in seeds], then=then,
+                                       env=PINNED if pinned else None, call=pinned_call if pinned else None))
+    return [done[seed,] for seed in seeds]
 
 
 def parameters(model) -> dict:
