@@ -43,6 +43,7 @@ def side_by_side(fn, jobs: list[tuple], *, then=None, here: bool = False, env: d
     started never will."""
     jobs = [tuple(args) for args in jobs]
     workers = min(PROCESSES, os.cpu_count() or 1, len(jobs))
+    # with an environment to start in (training.PINNED), even one job on one core runs in a process of its own
     if here or (workers <= 1 and env is None):
         for args in jobs:
             first = fn(*args)
