@@ -27,6 +27,9 @@ def main(pages, site: Path = paths.SITE, out: Path = paths.BUILD / "shots", sche
                 for name in pages:
                     page.goto(base + course.page_path(lang, name))
                     page.wait_for_function(ALL_CHARTS_RENDERED, timeout=15000)
+                    # what a reader sees at each place once scrolled there: content-visibility: auto leaves
+                    # off-screen parts undrawn in a full-page shot (the glossary's chapters, course.css)
+                    page.add_style_tag(content="* { content-visibility: visible !important; }")
                     page.wait_for_timeout(300)
                     f = out / f"{lang}-{name}-{width}{'' if scheme == 'light' else '-' + scheme}.png"
                     page.screenshot(path=str(f), full_page=True)
