@@ -6,6 +6,7 @@ import pytest
 
 from scripts.common import course
 from conftest import data, EXERCISE_PAGES, LANGS, LESSONS, open_page, page_citing, page_url, SCROLL_NEAR
+from tools.browser import NEXT_FRAME
 
 DATA = data("exercises")
 PERSIAN = str.maketrans("0123456789.", "۰۱۲۳۴۵۶۷۸۹٫")
@@ -174,7 +175,12 @@ def test_a_form_comes_as_its_exercise_nears_the_screen(browser, base_url, lang):
     far_seen, choice_seen = 0, 0
     for lesson in EXERCISE_PAGES:
         p.goto(page_url(base_url, lang, lesson), wait_until="load")
-        p.wait_for_timeout(500)
+        # two frames after load: the observer's first report, on every exercise at once, has been handled
+        p.evaluate(f"async () => {{ const frame = {NEXT_FRAME}; await frame(); await frame(); }}")
+        waiting = p.evaluate("""() => [...document.querySelectorAll('.exercise')].filter(e =>
+            e.getBoundingClientRect().top < 1.4 * innerHeight && e.querySelector('.exercise-controls > template'))
+            .map(e => e.id)""")   # within the observer's margin (half a screen below the screen)
+        assert not waiting, f"{lang}/{lesson}: near the screen at load, still without their forms: {waiting}"
         far = p.evaluate("""far => [...document.querySelectorAll('.exercise')]
             .filter(e => e.getBoundingClientRect().top > far * innerHeight)
             .map(e => [e.id, e.dataset.kind, !!e.querySelector('.exercise-controls, template')])""", FAR)
