@@ -62,7 +62,7 @@ def test_terms_come_lesson_by_lesson_in_the_order_the_lessons_introduce_them(lan
     headed = parts[::2]
     assert headed and headed == [lesson for lesson in course.lessons() if lesson in headed], \
         f"docs/{lang}/glossary.md: one heading per lesson, in the course's order: {headed}"
-    for lesson, body in zip(parts[::2], parts[1::2]):
+    for lesson, body in zip(headed, parts[1::2]):
         order = (lesson, *course.sections(lesson))
         found = [course.page_name(m["file"] + ".md") for m in ROW.finditer(body)]
         assert found and all(course.chapter_of(p) == lesson for p in found), f"{lang} #terms-{lesson}: {found}"
