@@ -90,10 +90,10 @@ def precision_line(ex_id: str, item: dict, ui: dict) -> str:
 def controls(form: str, static: str = "") -> str:
     """The exercise's form inside a <template>: assets/js/exercises.js puts it in the page when the exercise
     nears the screen. Chromium's form autofill reads every form control of a page at DOMContentLoaded and at
-    load, and one inside a lesson block that skipped its layout (content-visibility, since removed) made it style and lay
-    out that whole block: the whole lesson, in one long task (issue 12, Lighthouse). A template's content is
-    no control of the page. `static` is what readers without the script and paper get instead (a choice's
-    options); the script hides it when the form arrives."""
+    load, and one inside a block that skipped its layout (content-visibility; an exercise off screen is one,
+    course.css) made it style and lay out that whole block: once the whole lesson, in one long task (issue 12,
+    Lighthouse). A template's content is no control of the page. `static` is what readers without the script
+    and paper get instead (a choice's options); the script hides it when the form arrives."""
     return f'<div class="exercise-controls">{static}<template>{form}</template></div>'
 
 

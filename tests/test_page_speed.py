@@ -3,19 +3,22 @@
 - an in-page link lands on its heading;
 - the 2 401-cell patch-attention dashboard draws on a canvas on screen, as SVG in print media;
 - a right-to-left page is no wider than a phone before any script runs (the language menu stays on screen),
-  and preloads the fonts it is set in.
+  and preloads the fonts it is set in;
+- an exercise far down is laid out only as the reader nears it, and clips no tooltip.
 """
 import re
 
 import pytest
 
-from conftest import CHART_PAGES, LANGS, open_page, page_url, page_with_chart, pages
+from conftest import CHART_PAGES, EXERCISE_PAGES, LANGS, LESSON_PAGES, open_page, page_url, page_with_chart, pages
 from scripts.common import course
 
-from tools.browser import ALL_CHARTS_RENDERED
+from tools.browser import ALL_CHARTS_RENDERED, NEXT_FRAME
 
 HEAVY = "sa_patch_attention"
 RTL = [lang.code for lang in course.languages() if lang.rtl]
+# pages holding a block that is laid out only when it nears the screen (course.css: exercises), or a chart
+SKIPPING_PAGES = tuple(p for p in LESSON_PAGES if p in {*CHART_PAGES, *EXERCISE_PAGES})
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -79,7 +82,7 @@ def test_rtl_page_is_no_wider_than_a_phone_before_scripts(browser, base_url, lan
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page", CHART_PAGES)
+@pytest.mark.parametrize("page", SKIPPING_PAGES)
 def test_nothing_in_the_lesson_sits_on_the_footer_before_scrolling(browser, base_url, lang, page):
     """A skipped block keeps a rough placeholder height; its content may run past it into the next block,
     but never onto the footer (Lighthouse's contrast audit read the footer's dark colour behind a summary
@@ -167,3 +170,48 @@ def test_the_math_font_draws_every_formula_character(site_dir):
                 missing.setdefault(chr(c), page.relative_to(site_dir).as_posix())
     assert not missing, f"the served math font lacks {missing}"
     assert len(served) < 0.8 * len(pinned) or len(pinned) < 300, "the math font is no longer cut"
+
+
+# an exercise holding a number with its source, three screens or more below the top (Chromium lays out a skipped
+# block once it is within about one and a half screens of the viewport)
+FAR = "e => e.getBoundingClientRect().top > 3 * innerHeight"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_exercises_far_down_wait_to_be_laid_out_and_clip_no_tooltip(browser, base_url, lang):
+    """On a phone an exercise three screens down is not laid out at load (course.css, content-visibility;
+    Lighthouse's blocking time on the longest pages), it is once the reader scrolls to it, and the tooltip
+    of a number inside it lies within what the exercise paints (paint containment clips the rest)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    checked = 0
+    for page in EXERCISE_PAGES:
+        p = open_page(ctx, base_url, lang, page, charts=False)
+        p.evaluate(NEXT_FRAME)
+        p.evaluate(NEXT_FRAME)   # the browser decides what is near the screen as it draws a frame
+        far = p.evaluate(f"[...document.querySelectorAll('.md-typeset > .exercise')].filter({FAR}).map(e => e.id)")
+        laid_out = [i for i in far if p.evaluate(
+            "id => document.getElementById(id).firstElementChild.checkVisibility({contentVisibilityAuto: true})", i)]
+        assert not laid_out, f"{lang}/{page}: laid out at load, three screens down: {laid_out}"
+        with_number = [i for i in far if p.locator(f"#{i} a.src").count()]
+        if with_number:
+            ex = p.locator(f"#{with_number[0]}")
+            ex.scroll_into_view_if_needed()
+            p.wait_for_function("id => document.getElementById(id).firstElementChild.checkVisibility("
+                                "{contentVisibilityAuto: true})", arg=with_number[0], timeout=5000)  # laid out
+            for i in range(ex.locator("a.src:visible").count()):
+                number = ex.locator("a.src:visible").nth(i)  # not those in a closed hint or solution
+                number.focus()
+                out = number.evaluate("""a => {
+                  const ex = a.closest('.exercise'), r = a.getBoundingClientRect(), box = ex.getBoundingClientRect();
+                  const t = getComputedStyle(a, '::after'), m = parseFloat(getComputedStyle(ex).overflowClipMargin) || 0;
+                  if (t.content === 'none') return 'no tooltip';
+                  const w = parseFloat(t.width), h = parseFloat(t.height), rtl = getComputedStyle(a).direction === 'rtl';
+                  const tip = {left: rtl ? r.right - w : r.left, right: rtl ? r.right : r.left + w, bottom: r.bottom + h};
+                  return tip.left >= box.left - m && tip.right <= box.right + m && tip.bottom <= box.bottom + m
+                    ? '' : `tooltip ${JSON.stringify(tip)} past ${JSON.stringify(box)} + ${m}`;
+                }""")
+                assert not out, f"{lang}/{page}: #{with_number[0]} number {i}: {out}"
+                checked += 1
+        p.close()
+    ctx.close()
+    assert checked, f"{lang}: no exercise three screens down holds a number with its source"
