@@ -8,7 +8,7 @@ Prints a table and writes bench/bench.json (git-ignored; machine-dependent). Mea
           scrolling a screen at a time), requests, the first chart's delay after it scrolls into view,
           slider → re-render p50/p95
   lighthouse  performance, accessibility, best practices, SEO on every page with Lighthouse's default
-          mobile preset (simulated slow 4G, 4× CPU slowdown; npm lighthouse 12.2.3); the median of three runs
+          mobile preset (simulated slow 4G, 4× CPU slowdown; npm lighthouse 12.2.3); the median of five runs
   widgets each widget's model step in the page (the ViT's forward pass, the translator's decoder step) under 4× CPU
           slowdown (CDP Emulation.setCPUThrottlingRate, Lighthouse's mobile preset), p50/p95; its model file and its
           weights+code (every script its figure loads, as served) in gzip KB; `--widgets` alone
@@ -239,7 +239,9 @@ def print_widgets(rows: list[dict]) -> None:
               f"{mark(r['model_kb'], b['model_kb'])} | {mark(r['widget_kb'], b['widget_kb'])} |")
 
 
-LH_RUNS = 3  # Lighthouse's simulated timings move a page's score by ±2–3 points between runs on this machine
+# Lighthouse's simulated timings move a page's score by ±2–3 points between runs on this machine (fa self-attention/block:
+# 93–99 in five runs on 2026-12-06); its docs advise the median of five runs
+LH_RUNS = 5
 
 
 def bench_lighthouse(site: Path, pages=None, runs_per_page: int = LH_RUNS, tag: str = "") -> list[dict]:
