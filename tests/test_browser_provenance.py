@@ -14,7 +14,7 @@ def tip_words(lang: str) -> str:
 @pytest.mark.parametrize("lang", LANGS)
 def test_focused_number_says_where_it_comes_from(browser, base_url, lang):
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    p = open_page(ctx, base_url, lang, page_citing("sa_scaling/by_d[d=256].pmax_raw"))
+    p = open_page(ctx, base_url, lang, page_citing("sa_scaling/by_d[d=256].pmax_raw"), charts=False)  # its text
     number = p.locator('a.src[data-source="sa_scaling/by_d[d=256].pmax_raw"]').first
     number.focus()
     assert p.evaluate("document.activeElement.dataset.source") == "sa_scaling/by_d[d=256].pmax_raw"
@@ -45,7 +45,7 @@ def test_code_listings_load_when_opened(browser, base_url, lang):
     """The page arrives without the listings; opening an entry brings its code, highlighted, with a copy
     button, and nothing else's."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    p = open_page(ctx, base_url, lang, page_citing("sa_toy/"))   # the page whose numbers come from sa_toy
+    p = open_page(ctx, base_url, lang, page_citing("sa_toy/"), charts=False)   # the page whose numbers come from sa_toy
     loaded = lambda: p.evaluate("performance.getEntriesByType('resource').map(e => e.name)"
                                 ".filter(n => n.includes('/assets/code/'))")
     assert p.locator(".provenance-entry pre").count() == 0 and loaded() == []
@@ -86,7 +86,8 @@ def test_numbers_are_quiet_until_hovered_or_focused(browser, base_url, lang, sch
     """Issue 25, item 4: a computed number (in prose and in a table) has no underline at rest; hovered it
     shows its dotted line; focused from the keyboard, its dotted line and a focus ring. It stays a link."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    p = open_page(ctx, base_url, lang, TABLE_PAGES[0], init_script=palette(scheme))  # numbers in prose and in a table
+    # numbers in prose and in a table; the charts are not read
+    p = open_page(ctx, base_url, lang, TABLE_PAGES[0], init_script=palette(scheme), charts=False)
     assert p.evaluate("document.body.getAttribute('data-md-color-scheme')") == scheme
     for where in ("p a.src", "td a.src"):
         number = p.locator(f".md-typeset {where}").first

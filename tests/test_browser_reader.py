@@ -28,7 +28,7 @@ def page_with_table_number() -> str:
 def test_table_number_tooltip_on_hover_and_focus_is_opaque(browser, base_url, lang, scheme):
     ctx = browser.new_context(viewport={"width": 1280, "height": 900},
                               color_scheme="dark" if scheme == "slate" else "light")
-    p = open_page(ctx, base_url, lang, page_with_table_number())
+    p = open_page(ctx, base_url, lang, page_with_table_number(), charts=False)  # the text's numbers, not the charts
     p.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
     number = p.locator("table a.src").first
     number.evaluate(SCROLL_NEAR)
@@ -58,7 +58,7 @@ def test_switching_language_keeps_the_section_being_read(context, base_url, lang
     # the section page with the most sections: its second one can be scrolled to the top of the window
     page = max((p for p in LESSON_PAGES if "/" in p),
                key=lambda p: (ROOT / "site" / p / "index.html").read_text(encoding="utf-8").count("<h2 id="))
-    p = open_page(context, base_url, lang, page)
+    p = open_page(context, base_url, lang, page, charts=False)  # headings and the language menu
     heads = p.eval_on_selector_all(".md-content h2[id]", "els => els.map(e => e.id)")
     assert len(heads) >= 4, (page, heads)
     target = heads[1]

@@ -291,10 +291,10 @@ def test_site_loads_solutions_when_opened_and_the_offline_copy_keeps_them(site_d
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("lesson", EXERCISE_PAGES)
 def test_no_form_control_in_a_lesson_outside_a_template(site_dir, lang, lesson):
-    """A form control in a lesson block that skipped its layout (content-visibility, since removed) made Chromium's
-    form autofill style and lay out that whole block at DOMContentLoaded and load: every exercise's form
-    waits in a <template> (exercises.js places it near the screen), and a choice's options are also there
-    as plain text for paper and readers without the script."""
+    """A form control in a block that skips its layout (content-visibility: once a lesson block, now an exercise
+    off screen) made Chromium's form autofill style and lay out that whole block at DOMContentLoaded and load:
+    every exercise's form waits in a <template> (exercises.js places it near the screen), and a choice's options
+    are also there as plain text for paper and readers without the script."""
     raw = page_file(site_dir, lang, lesson).read_text(encoding="utf-8")
     article = raw[raw.index("<article"):raw.index("</article>")]
     outside = re.sub(r"<template>.*?</template>", "", article, flags=re.S)

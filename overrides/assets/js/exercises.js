@@ -211,8 +211,8 @@
 
   // The form (answer box or options, and the button) waits in a <template> (course_build/exercises.py, controls())
   // and comes into the page when its exercise is within half a screen of the viewport, by when the exercise is
-  // laid out (course.css: content-visibility, from about a screen and a half away). A form control in a block
-  // that skips its layout made Chromium's form autofill style and lay out that whole block at load. A choice's plain options
+  // laid out (course.css: content-visibility; Chromium lays it out from a screen and a half away). A form control
+  // in a block that skips its layout made Chromium's form autofill style and lay out that whole block at load. A choice's plain options
   // (paper, no script) step aside for the form.
   function place(ex) {
     var holder = ex.querySelector(".exercise-controls");
