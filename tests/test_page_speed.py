@@ -218,8 +218,8 @@ def test_exercises_far_down_wait_to_be_laid_out_and_clip_no_tooltip(browser, bas
             if solution.count():
                 solution.locator("summary").focus()   # from the keyboard: the number's focus below is then visible
                 p.keyboard.press("Enter")             # its body loads as it opens
-                solution.evaluate("d => new Promise(done => { const filled = () => !d.querySelector("
-                                  "':scope > .exercise-solution-elsewhere') ? done() : setTimeout(filled, 50); filled(); })")
+                p.wait_for_function("id => !document.querySelector(`#${id} details.exercise-solution > "
+                                    ".exercise-solution-elsewhere`)", arg=i, timeout=10000)   # its body came
             ex.evaluate("e => e.querySelectorAll('.exercise-hint').forEach(h => h.hidden = false)")
             if not ex.locator("a.src:visible").count():
                 continue
