@@ -41,19 +41,21 @@ def follow_old_anchors(p, lang: str, url) -> None:
     """Open every old `<chapter>/#<heading>` address (url(page) gives a page's address) and wait until the
     overview's redirect asks for the section that holds the heading (the section's document is answered empty:
     each section page is then opened once, for all its headings); each heading is on its section page."""
+    headings = moved(lang)
+    by_section = {}
+    for _, section, i in headings:
+        by_section.setdefault(url(section), []).append(i)
+    is_section = lambda address: address.split("#")[0] in by_section  # noqa: E731
     p.route("**/*", documents_only)
-    sections = {url(section) for _, section, _ in moved(lang)}
-    p.route(lambda address: address.split("#")[0] in sections, lambda route: route.fulfill(body=""))
-    for chapter, section, i in moved(lang):
+    p.route(is_section, lambda route: route.fulfill(body=""))
+    for chapter, section, i in headings:
         p.goto(f"{url(chapter)}#{i}", wait_until="commit")
         p.wait_for_url(f"{url(section)}#{i}", wait_until="commit", timeout=10000)
-    p.unroute_all()
-    p.route("**/*", documents_only)
-    for section in dict.fromkeys(s for _, s, _ in moved(lang)):
-        p.goto(url(section), wait_until="domcontentloaded")
-        ids = [i for _, s, i in moved(lang) if s == section]
+    p.unroute(is_section)
+    for address, ids in by_section.items():
+        p.goto(address, wait_until="domcontentloaded")
         missing = p.evaluate("ids => ids.filter(id => !document.getElementById(id))", ids)
-        assert not missing, f"{url(section)}: no element for {missing}"
+        assert not missing, f"{address}: no element for {missing}"
 
 
 @pytest.mark.parametrize("lang", LANGS)
