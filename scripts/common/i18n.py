@@ -10,6 +10,7 @@ from pathlib import Path
 
 import yaml
 
+SAFE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 I18N = Path(__file__).resolve().parent.parent / "i18n"
 
 try:  # in the site build, mkdocs prints a PluginError as a plain message (no traceback)
@@ -69,7 +70,9 @@ def load(f: Path, text: str | None = None) -> dict:
     """One strings file (its text when already read); a YAML error names the file and the line."""
     rel = f.relative_to(I18N.parent.parent)
     try:
-        data = yaml.safe_load(f.read_text(encoding="utf-8") if text is None else text) or {}
+        # libyaml's parser under the same safe rules, when PyYAML has it: every build, data run and test process
+        # reads the strings (all 22 files, the same dicts: 0.13 s in Python, 0.01 s in C)
+        data = yaml.load(f.read_text(encoding="utf-8") if text is None else text, Loader=SAFE) or {}
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
         line = f":{mark.line + 1}" if mark else ""
