@@ -177,12 +177,14 @@ def test_the_math_font_draws_every_formula_character(site_dir):
 FAR = "e => e.getBoundingClientRect().top > 3 * innerHeight"
 LAID_OUT = "id => document.getElementById(id).firstElementChild.checkVisibility({contentVisibilityAuto: true})"
 # a point inside the focused number's tooltip, in its bottom padding near its far end (no glyph there), on screen;
-# the tooltip's box is read from its computed size, below the number (course.css a.src::after)
+# the tooltip's box is read from its computed size, below the number, pulled back from the screen's edge
+# (course.css a.src::after, assets/js/source-notes.js)
 TIP_POINT = """a => {
   const r = a.getBoundingClientRect(), t = getComputedStyle(a, '::after');
   if (t.content === 'none') return null;
   const w = parseFloat(t.width), h = parseFloat(t.height), rtl = getComputedStyle(a).direction === 'rtl';
-  const left = rtl ? r.right - w : r.left, right = left + w;
+  const pull = parseFloat(getComputedStyle(a).getPropertyValue('--src-tip-pull')) || 0;  // source-notes.js
+  const left = rtl ? r.right + pull - w : r.left - pull, right = left + w;
   const x = rtl ? Math.max(left + 10, 10) : Math.min(right - 10, innerWidth - 10);
   const box = a.closest('.exercise').getBoundingClientRect();
   return {x: Math.round(x), y: Math.round(r.bottom + h - 2), colour: t.backgroundColor, below_the_box: r.bottom + h - box.bottom};

@@ -1,0 +1,100 @@
+"""On a phone and on a desktop, a computed number's source note (its tooltip: course.css a.src::after, placed by
+assets/js/source-notes.js) is drawn whole on the screen, on keyboard focus and on hover, for the number on
+each chapter page that stands nearest the far end of its line (the right in Ukrainian, the left in Persian),
+where a note hung from the number's start ran past the screen's edge on a phone (and, on a desktop, past the
+text column, which clips it). Read from the pixels: a band through
+the note, the screen with the note against the screen without it."""
+from io import BytesIO
+
+import pytest
+
+from conftest import LANGS, LESSON_PAGES, open_page
+from tools.browser import NEXT_FRAME
+
+SCREENS = {390: 844, 1280: 900}  # CSS px: a phone, a desktop
+
+# The shown number (outside tables, which set their notes apart) nearest the far end of its line: its box, the
+# note's full width (padding included) and whether a note hung from the number's start would pass the screen.
+FARTHEST = """() => {
+  const shown = [...document.querySelectorAll('.md-content a.src')].filter(a => !a.closest('table')
+      && a.checkVisibility({contentVisibilityAuto: true, visibilityProperty: true}));
+  if (!shown.length) return null;
+  const rtl = getComputedStyle(shown[0]).direction === 'rtl';
+  const far = a => rtl ? -a.getBoundingClientRect().right : a.getBoundingClientRect().left;
+  const a = shown.reduce((best, e) => far(e) > far(best) ? e : best);
+  a.id = a.id || 'farthest-number';
+  return a.id;
+}"""
+NOTE = """a => {
+  const r = a.getBoundingClientRect(), t = getComputedStyle(a, '::after'), rtl = getComputedStyle(a).direction === 'rtl';
+  const width = parseFloat(t.width) + (t.boxSizing === 'border-box' ? 0
+      : parseFloat(t.paddingLeft) + parseFloat(t.paddingRight));
+  const col = a.closest('.md-content').getBoundingClientRect();
+  return {bottom: r.bottom, x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2, width: width,
+          would_pass: rtl ? r.right - width < Math.max(col.left, 0) : r.left + width > Math.min(col.right, innerWidth)};
+}"""
+
+
+def settle(p):
+    p.evaluate(f"async () => {{ const frame = {NEXT_FRAME}; await frame(); await frame(); }}")
+
+
+def band(p, top: float, width: int):
+    """The screen's pixels in a band 6 px high starting 5 px below the number (below its focus ring, inside
+    its note), as an image."""
+    from PIL import Image
+    shot = p.screenshot(clip={"x": 0, "y": round(top) + 5, "width": width, "height": 6})
+    return Image.open(BytesIO(shot)).convert("RGB")
+
+
+def drawn(without, with_):
+    """The columns where the note changed the band: (left, right) in CSS px, or None."""
+    from PIL import ImageChops
+    box = ImageChops.difference(without, with_).getbbox()
+    return (box[0], box[2]) if box else None
+
+
+@pytest.mark.parametrize("width", SCREENS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_numbers_source_note_stays_whole_on_the_screen(browser, base_url, lang, width):
+    phone = width < 600
+    ctx = browser.new_context(viewport={"width": width, "height": SCREENS[width]}, is_mobile=phone, has_touch=phone,
+                              device_scale_factor=1)
+    checked, would_pass = 0, []
+    for page in LESSON_PAGES:
+        p = open_page(ctx, base_url, lang, page, charts=False)
+        ident = p.evaluate(FARTHEST)
+        if ident is None:
+            p.close()
+            continue
+        number = p.locator(f"#{ident}")
+        number.evaluate("e => e.scrollIntoView({block: 'center'})")
+        settle(p)
+        for how in ("focus", "hover"):
+            at = number.evaluate(NOTE)
+            if how == "focus":
+                number.focus()
+            else:
+                p.mouse.move(at["x"], at["y"])
+            settle(p)
+            note = number.evaluate(NOTE)   # where the number is now (focusing may scroll the page)
+            shown = band(p, note["bottom"], width)
+            if how == "focus":
+                number.evaluate("e => e.blur()")
+            else:
+                p.mouse.move(1, 1)         # the page's header
+            settle(p)
+            assert number.evaluate(NOTE)["bottom"] == note["bottom"], f"{lang}/{page}: the page moved as the note went"
+            span = drawn(band(p, note["bottom"], width), shown)
+            assert span, f"{lang}/{page}: on {how}, the number {number.inner_text()!r} shows no source note"
+            left, right = span
+            assert left > 0 and right < width and abs((right - left) - note["width"]) <= 2, \
+                f"{lang}/{page}: on {how}, the note of {number.inner_text()!r} is drawn over x = {left}..{right} " \
+                f"of the screen's 0..{width}, {right - left} px of its {note['width']:.0f}: not whole on the screen"
+        if note["would_pass"]:
+            would_pass.append(page)
+        checked += 1
+        p.close()
+    ctx.close()
+    assert checked, f"{lang}: no chapter page shows a computed number"
+    assert would_pass, f"{lang} at {width} px: no number's note would pass the edge: the placement went unchecked"
