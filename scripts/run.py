@@ -44,40 +44,40 @@ def lib_versions() -> dict:
     return out
 
 
-# Each file is parsed and dumped once per content: one run keys 42 charts in each language over the same ~70
-# modules, which re-parsed every file hundreds of times (`make data` with nothing to do: 2.9 s, most of it here).
-# Kept by path with the text it was made from, so a long-lived process (mkdocs serve) sees every edit.
-_PARSED: dict[Path, tuple[str, object]] = {}
-_DUMPED: dict[Path, tuple[str, str]] = {}
-_IMPORTS: dict[Path, tuple[object, list[str]]] = {}
+# Each file is read once per content: one run keys 42 charts in each language over the same ~70 modules, which
+# re-parsed every file hundreds of times (`make data` with nothing to do: 2.9 s, most of it here). Kept by path
+# with the text it was made from, so a long-lived process (mkdocs serve) sees every edit: its tree, and what is
+# derived from the tree as it is first asked for (the dump, the imported names).
+_KNOWN: dict[Path, dict] = {}
+
+
+def _known(path: Path) -> dict:
+    import ast
+    text = path.read_text(encoding="utf-8")
+    kept = _KNOWN.get(path)
+    if kept is None or kept["text"] != text:
+        try:
+            tree = ast.parse(text, filename=str(path))
+        except SyntaxError as err:
+            raise SystemExit(f"{path.relative_to(ROOT)}:{err.lineno}: syntax error ({err.msg}): "
+                             "fix it, then run `make data`") from None
+        kept = _KNOWN[path] = {"text": text, "tree": tree}
+    return kept
 
 
 def parse(path: Path):
     """A project file's syntax tree; a syntax error stops the run naming the file and line."""
-    import ast
-    text = path.read_text(encoding="utf-8")
-    kept = _PARSED.get(path)
-    if kept and kept[0] == text:
-        return kept[1]
-    try:
-        tree = ast.parse(text, filename=str(path))
-    except SyntaxError as err:
-        raise SystemExit(f"{path.relative_to(ROOT)}:{err.lineno}: syntax error ({err.msg}): "
-                         "fix it, then run `make data`") from None
-    _PARSED[path] = (text, tree)
-    return tree
+    return _known(path)["tree"]
 
 
 def code_text(path: Path) -> str:
     """What a module does, without its comments and layout: a comment-only edit keeps every key
     (and so the manifest and all of generated/) byte-identical."""
     import ast
-    tree = parse(path)
-    text = _PARSED[path][0]
-    kept = _DUMPED.get(path)
-    if not (kept and kept[0] == text):
-        kept = _DUMPED[path] = (text, f"{path.relative_to(ROOT)}\n{ast.dump(tree)}")
-    return kept[1]
+    kept = _known(path)
+    if "dump" not in kept:
+        kept["dump"] = f"{path.relative_to(ROOT)}\n{ast.dump(kept['tree'])}"
+    return kept["dump"]
 
 
 def module_file(mod: str) -> Path | None:
@@ -94,13 +94,12 @@ def module_file(mod: str) -> Path | None:
 def imported_names(path: Path) -> list[str]:
     """The dotted names a file imports (relative imports made absolute), read once per content of the file."""
     import ast
-    tree = parse(path)
-    kept = _IMPORTS.get(path)
-    if kept and kept[0] is tree:
-        return kept[1]
+    kept = _known(path)
+    if "names" in kept:
+        return kept["names"]
     package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
     names = []
-    for node in ast.walk(tree):
+    for node in ast.walk(kept["tree"]):
         if isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:  # relative: from . import x / from .x import y
@@ -109,7 +108,7 @@ def imported_names(path: Path) -> list[str]:
             names += [base] + [f"{base}.{a.name}" for a in node.names]
         elif isinstance(node, ast.Import):
             names += [a.name for a in node.names]
-    _IMPORTS[path] = (tree, names)
+    kept["names"] = names
     return names
 
 

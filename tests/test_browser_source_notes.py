@@ -13,8 +13,7 @@ from tools.browser import NEXT_FRAME
 
 SCREENS = {390: 844, 1280: 900}  # CSS px: a phone, a desktop
 
-# The shown number (outside tables, which set their notes apart) nearest the far end of its line: its box, the
-# note's full width (padding included) and whether a note hung from the number's start would pass the screen.
+# The shown number (outside tables, which set their notes apart) nearest the far end of its line, given an id.
 FARTHEST = """() => {
   const shown = [...document.querySelectorAll('.md-content a.src')].filter(a => !a.closest('table')
       && a.checkVisibility({contentVisibilityAuto: true, visibilityProperty: true}));
@@ -25,6 +24,8 @@ FARTHEST = """() => {
   a.id = a.id || 'farthest-number';
   return a.id;
 }"""
+# A number's box, its note's full width (padding included) and whether a note hung from the number's start would
+# pass the text column or the screen.
 NOTE = """a => {
   const r = a.getBoundingClientRect(), t = getComputedStyle(a, '::after'), rtl = getComputedStyle(a).direction === 'rtl';
   const width = parseFloat(t.width) + (t.boxSizing === 'border-box' ? 0
