@@ -36,6 +36,22 @@ NOTE = """a => {
 }"""
 
 
+# Every chart charts.js was asked to draw by the scroll that brought the number here is drawn (the charts near the
+# screen, and those it held back until the first scroll): a chart's drawing moves the text under it by the difference
+# from its reserved height, which is not the note's doing.
+CHARTS_SETTLED = f"""async () => {{
+  const frame = {NEXT_FRAME};
+  if (!document.querySelector('.chart-view')) return;
+  while (!window.courseCharts) await frame();     // charts.js, loaded after the page's own load event
+  for (let asked = -1; ;) {{
+    await frame(); await frame();   // the scroll's events and the observers' callbacks have run
+    const now = await window.courseCharts.settled();
+    if (now === asked) return;
+    asked = now;
+  }}
+}}"""
+
+
 def settle(p):
     p.evaluate(f"async () => {{ const frame = {NEXT_FRAME}; await frame(); await frame(); }}")
 
@@ -70,6 +86,7 @@ def test_a_numbers_source_note_stays_whole_on_the_screen(browser, base_url, lang
             continue
         number = p.locator(f"#{ident}")
         number.evaluate("e => e.scrollIntoView({block: 'center'})")
+        p.evaluate(CHARTS_SETTLED)
         settle(p)
         for how in ("focus", "hover"):
             at = number.evaluate(NOTE)

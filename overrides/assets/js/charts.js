@@ -366,6 +366,11 @@
 
   window.courseCharts = {
     views: views, renderAll: renderAll,
+    // once every chart asked for so far is drawn, how many were asked for (tests: the page has stopped moving)
+    settled: function () {
+      var asked = Array.from(drawn.values());
+      return Promise.all(asked).then(function () { return asked.length; });
+    },
     define: function (key, spec) { specs[key] = spec; },
     part: function (key, value, data) { partData[key + " " + value] = data; },
     specOf: function (el) { return JSON.stringify(specs[el.dataset.key] || null); }  // tools/bench.py
