@@ -28,6 +28,17 @@ def base_path() -> str:
 
 
 COMPRESSIBLE = {".html", ".css", ".js", ".json", ".svg", ".xml", ".txt"}
+# path -> (mtime_ns, size, gzip body): each file is compressed once while it is unchanged (the test suite opens
+# about two thousand pages, each asking again for the same scripts and styles).
+_GZIPPED: dict[Path, tuple[int, int, bytes]] = {}
+
+
+def gzipped(path: Path) -> bytes:
+    st = path.stat()
+    known = _GZIPPED.get(path)
+    if known is None or known[:2] != (st.st_mtime_ns, st.st_size):
+        known = _GZIPPED[path] = (st.st_mtime_ns, st.st_size, gzip.compress(path.read_bytes(), 6))
+    return known[2]
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -79,7 +90,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return super().send_head()
         if Path(self.translate_path(self.path)).is_dir() and not urlparse(self.path).path.endswith("/"):
             return super().send_head()  # let the base class redirect to the slash URL
-        body = gzip.compress(path.read_bytes(), 6)
+        body = gzipped(path)
         self.send_response(200)
         self.send_header("Content-Type", self.guess_type(str(path)))
         self.send_header("Content-Encoding", "gzip")
