@@ -19,10 +19,18 @@ torch's default kernels call libm's exp, log, erf…, and glibc picks an FMA ver
 has FMA, which differs in the last bit for about 7 inputs in 10 000 (measured; the ViT's weights then
 moved by 4.3e-10 and 17 float32 weights flipped against the portable path without it). The workers
 check that they run the pinned code (`check_pinned`) before training.
+
+One library call still depends on the CPU under all of that: torch's float64 square root of a tensor is not the
+correctly rounded one (1 331 of 100 000 values off by an ulp on an AVX-512 CPU, 14 700 of them on CPUs without
+AVX-512; numpy's and math's agree with each other everywhere), and Adam takes one in every step. Retrained here,
+on an AVX-512 CPU with AVX512-FP16, the translator's and the ViT's exported weights came out other bytes than
+committed (the ViT: 22 of its 4 452 float32 weights). So the trainings step with `Adam`, below: torch's Adam with
+numpy's square root.
 """
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 
 import numpy as np
@@ -140,6 +148,38 @@ def check_pinned() -> None:
     if problems:
         raise RuntimeError("training outside the pinned kernel path (scripts/common/training.py PINNED; "
                            "train through map_seeds(..., pinned=True)): " + "; ".join(problems))
+
+
+class Adam(torch.optim.Adam):
+    """torch's Adam (its single-tensor step, no weight decay, no amsgrad), with a correctly rounded square root:
+    the same bytes on every CPU (the module's docstring). Learning-rate schedulers drive it as they drive Adam."""
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        if closure is not None or any(g["amsgrad"] or g["weight_decay"] or g["maximize"] for g in self.param_groups):
+            raise ValueError("training.Adam: plain Adam only (no closure, amsgrad, weight decay or maximize)")
+        for group in self.param_groups:
+            beta1, beta2 = group["betas"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                if not state:
+                    state["step"] = 0
+                    state["exp_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                    state["exp_avg_sq"] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                state["step"] += 1
+                exp_avg, exp_avg_sq, t = state["exp_avg"], state["exp_avg_sq"], state["step"]
+                exp_avg.lerp_(p.grad, 1 - beta1)
+                exp_avg_sq.mul_(beta2).addcmul_(p.grad, p.grad, value=1 - beta2)
+                step_size = group["lr"] / (1 - beta1 ** t)
+                denom = (exact_sqrt(exp_avg_sq) / math.sqrt(1 - beta2 ** t)).add_(group["eps"])
+                p.addcdiv_(exp_avg, denom, value=-step_size)
+
+
+def exact_sqrt(t: torch.Tensor) -> torch.Tensor:
+    """The correctly rounded square root of a CPU tensor (numpy's; torch's own is not, and differs by CPU)."""
+    return torch.from_numpy(np.sqrt(t.detach().numpy()))
 
 
 def pinned_call(fn, *args):

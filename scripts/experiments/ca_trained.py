@@ -65,7 +65,7 @@ import torch
 from torch import nn
 
 from scripts.common import weights
-from scripts.common.training import Stopwatch, deterministic, map_seeds, over_seeds, parameters, seconds_per_seed
+from scripts.common.training import Adam, Stopwatch, deterministic, map_seeds, over_seeds, parameters, seconds_per_seed
 
 SEED = 17                      # the corpus split, and the model the pictures show
 SEEDS = (17, 18, 19, 20, 21)   # every trained number is reported over these (mean, range)
@@ -228,7 +228,7 @@ def train(seed: int):
 def fit(model, train_rows, sv, tv, seed: int, epochs: int, watch: Stopwatch) -> None:
     """The training loop (Adam at LR, cross-entropy over the target words, batches of BATCH in an order drawn
     from `seed`), timed by `watch`; sc_gqa trains its grouped translators with it too."""
-    opt = torch.optim.Adam(model.parameters(), lr=LR)
+    opt = Adam(model.parameters(), lr=LR)
     order = torch.Generator().manual_seed(seed)
     with watch.running():
         for _ in range(epochs):

@@ -124,7 +124,7 @@ from scripts.common.shapes import GRID, N_PATCHES, PATCH, SIZE, draw, make_shape
 from scripts.common.shapes import SEEDS as SEEDS_OF_SHAPES
 from scripts.common.strokes import BRUSH, strokes
 from scripts.common import weights
-from scripts.common.training import Stopwatch, deterministic, map_seeds, over_seeds, parameters, seconds_per_seed
+from scripts.common.training import Adam, Stopwatch, deterministic, map_seeds, over_seeds, parameters, seconds_per_seed
 
 SEED = 13                   # the images, and the model the pictures show
 SEEDS = (13, 14, 15, 16, 17)   # every trained number is reported over these (mean, range)
@@ -293,7 +293,7 @@ def fine_tune(model, seed: int, watch: Stopwatch, epochs: int = DRAW_EPOCHS, n_s
     x, y = drawing_data(n_strokes, n_filled)
     _, _, x_te, y_te, _ = data()
     x_st, y_st = stroke_data()
-    opt = torch.optim.Adam(model.parameters(), lr=DRAW_LR)
+    opt = Adam(model.parameters(), lr=DRAW_LR)
     steps = epochs * -(-len(x) // BATCH)
     falling = torch.optim.lr_scheduler.LambdaLR(opt, lambda step: 1 - step / steps)
     order = torch.Generator().manual_seed(DRAW_STROKE_SEED * 100 + seed)
@@ -324,7 +324,7 @@ def train_lesson(model, seed: int, watch: Stopwatch, after_epoch=lambda epoch: N
     """The lesson's training of `model` (in place): EPOCHS epochs over the training images (or its first
     `epochs`), the batches in the order `seed` gives; `after_epoch(epoch)` after each."""
     x_tr, y_tr = data()[:2]
-    opt = torch.optim.Adam(model.parameters(), lr=LR)
+    opt = Adam(model.parameters(), lr=LR)
     order = torch.Generator().manual_seed(seed)
     for epoch in range(1, epochs + 1):
         model.train()

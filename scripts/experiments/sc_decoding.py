@@ -68,7 +68,7 @@ import time
 import torch
 from torch import nn
 
-from scripts.common.training import deterministic
+from scripts.common.training import Adam, deterministic
 from scripts.experiments import ca_trained
 
 SEED = 27
@@ -166,7 +166,7 @@ def train():
         ids = [1] + [index[w] for w in r] + [2]
         data[i, :len(ids)] = torch.tensor(ids)
     model = Decoder(len(words), LAYERS, HEADS, D, FFN, max_len=64)
-    opt = torch.optim.Adam(model.parameters(), lr=LR)
+    opt = Adam(model.parameters(), lr=LR)
     order = torch.Generator().manual_seed(SEED)
     last = []
     for epoch in range(EPOCHS):
