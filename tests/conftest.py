@@ -211,6 +211,42 @@ def local_url(offline_root: Path, lang: str, page: str) -> str:
     return (offline_root / course.offline_path(lang, page)).as_uri()
 
 
+# A tab a test closes waits for the next page of its context: a new tab starts a renderer process, a third of a
+# page's cost (100 chapter pages with their charts, 2 cores: 0.61 CPU-s a page in new tabs, 0.42 in one tab, 0.35
+# once the server lets the tab keep its files as GitHub Pages does; the suite opens about 1 300 pages). A test
+# that changes its tab itself (the calls below) has it to itself: closing it closes it.
+TAB_CHANGES = ("add_init_script", "route", "route_from_har", "on", "once", "expose_function", "expose_binding",
+               "set_viewport_size", "emulate_media", "set_extra_http_headers", "set_default_timeout",
+               "set_default_navigation_timeout", "add_locator_handler")
+
+
+def _tab(context):
+    """A tab for open_page: one a test of this context closed, else a new one whose close() puts it back."""
+    idle = context.__dict__.setdefault("course_idle_tabs", [])
+    while idle:
+        p = idle.pop()
+        if not p.is_closed():
+            return p
+    p = context.new_page()
+    p.changed_by_test, p.undo = False, []
+    for name in TAB_CHANGES:
+        def changed(*args, _call=getattr(p, name), **kwargs):
+            p.changed_by_test = True
+            return _call(*args, **kwargs)
+        setattr(p, name, changed)
+    close = p.close
+
+    def put_back(**kwargs):
+        if p.changed_by_test or kwargs or p.is_closed():
+            return close(**kwargs)
+        for undo in p.undo:
+            undo()
+        p.undo = []
+        idle.append(p)
+    p.close = put_back
+    return p
+
+
 def open_page(context, where, lang, page, *, init_script=None, only_this_site=False, timeout=30000, charts=True):
     """How every browser test opens a page, served (`where` is the base URL) or from the offline copy
     on disk (`where` is its folder, a Path): console and page errors gathered in `p.errors`, the HTTP
@@ -218,15 +254,22 @@ def open_page(context, where, lang, page, *, init_script=None, only_this_site=Fa
     page's own scripts (e.g. a stored palette); with `only_this_site`, requests leaving the site (or,
     from disk, leaving the disk) are aborted and listed in `p.outside`.
     A test that reads only the text passes `charts=False`: the page loaded with its fonts, charts left to draw
-    as a reader's scrolling would ask (drawing every chart is most of a page's cost in the suite)."""
+    as a reader's scrolling would ask (drawing every chart is most of a page's cost in the suite).
+    The tab may be one another test closed (_tab): what this function sets up on it is undone when it closes."""
     from urllib.parse import urlparse
+    from playwright.sync_api import Page
     offline = isinstance(where, Path)
-    p = context.new_page()
+    url = local_url(where, lang, page) if offline else page_url(where, lang, page)
+    p = _tab(context)
     p.errors, p.outside = [], []
-    p.on("console", lambda m: p.errors.append(m.text) if m.type == "error" else None)
-    p.on("pageerror", lambda e: p.errors.append(str(e)))
+
+    def listen(event, handler):
+        Page.on(p, event, handler)
+        p.undo.append(lambda: Page.remove_listener(p, event, handler))
+    listen("console", lambda m: p.errors.append(m.text) if m.type == "error" else None)
+    listen("pageerror", lambda e: p.errors.append(str(e)))
     if init_script:
-        p.add_init_script(init_script)
+        p.add_init_script(init_script)  # stays with the tab: the tab is this test's alone
     if only_this_site:
         host = None if offline else urlparse(where).netloc
 
@@ -237,11 +280,10 @@ def open_page(context, where, lang, page, *, init_script=None, only_this_site=Fa
         def route(r):
             p.outside.append(r.request.url)
             return r.abort()
-        p.route(leaves, route)
-    if offline:
-        p.goto(local_url(where, lang, page))
-    else:
-        resp = p.goto(page_url(where, lang, page))
+        Page.route(p, leaves, route)
+        p.undo.append(lambda: Page.unroute(p, leaves, route))
+    resp = p.goto(url)
+    if not offline:
         assert resp.ok, f"{lang}/{page}: HTTP {resp.status}"
     if charts:
         p.wait_for_function(RENDERED, timeout=timeout)

@@ -48,7 +48,9 @@ def slow_url(site_dir):
             if LATE.search(self.path):
                 time.sleep(DELAY_MS / 1000)
             return super().send_head()
-    server, url = start(site_dir, handler_class=Slow)
+    # max_age=0: every page asks for its scripts again and gets them late (kept ten minutes, as GitHub Pages lets a
+    # browser keep them, the next pages of the context would have them at once and the test would see nothing)
+    server, url = start(site_dir, handler_class=Slow, max_age=0)
     yield url
     server.shutdown()
 

@@ -195,3 +195,18 @@ def test_serve_answers_missing_paths_with_the_language_404(built):
         assert err.value.code == 404 and html_lang(err.value.read().decode("utf-8")) == default
     finally:
         server.shutdown()
+
+
+def test_served_files_may_be_kept_ten_minutes_as_github_pages_lets_them(built):
+    """The tests' server says what GitHub Pages says (Cache-Control: max-age=600), compressed or not, so a tab
+    keeps a page's files for the next page; `python -m tools.serve` (a preview rebuilt under it) says no-cache."""
+    from tools.serve import start
+    for max_age, expect in ((None, "max-age=600"), (0, "no-cache")):
+        server, url = start(built) if max_age is None else start(built, max_age=max_age)
+        try:
+            for path in ("", "assets/images/favicon.png"):   # a page (sent gzip-compressed) and an image (as it is)
+                req = urllib.request.Request(url + path, headers={"Accept-Encoding": "gzip"})
+                with urllib.request.urlopen(req) as r:
+                    assert r.headers["Cache-Control"] == expect, (path, dict(r.headers))
+        finally:
+            server.shutdown()

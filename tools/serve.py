@@ -43,6 +43,10 @@ def gzipped(path: Path) -> bytes:
 
 class Handler(http.server.SimpleHTTPRequestHandler):
     base = "/"
+    # GitHub Pages lets a browser keep every file 10 minutes (Cache-Control: max-age=600): a tab that opens the
+    # next page reuses the scripts, styles and fonts it has, as a reader's does. `python -m tools.serve`, a
+    # preview a maintainer rebuilds under, asks the browser to check each time (0: no-cache).
+    max_age = 600
 
     def translate_path(self, path):
         p = urlparse(path).path
@@ -76,6 +80,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
+    def end_headers(self):
+        self.send_header("Cache-Control", f"max-age={self.max_age}" if self.max_age else "no-cache")
+        super().end_headers()
+
     def log_message(self, *args):  # quiet: tests and bench read the page, not the log
         pass
 
@@ -106,9 +114,11 @@ class Server(http.server.ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-def start(directory: Path, port: int = 0, handler_class=None):
-    """Start a server in a thread; return (server, base URL). `handler_class`: a subclass of Handler (a test's)."""
-    handler = functools.partial(type("H", (handler_class or Handler,), {"base": base_path()}), directory=str(directory))
+def start(directory: Path, port: int = 0, handler_class=None, max_age: int = Handler.max_age):
+    """Start a server in a thread; return (server, base URL). `handler_class`: a subclass of Handler (a test's);
+    `max_age`: how many seconds a browser may keep a file without asking again (0: it asks every time)."""
+    handler = functools.partial(type("H", (handler_class or Handler,), {"base": base_path(), "max_age": max_age}),
+                                directory=str(directory))
     server = Server(("127.0.0.1", port), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}{base_path()}"
@@ -119,7 +129,7 @@ if __name__ == "__main__":
     ap.add_argument("--port", type=int, default=8000)
     ap.add_argument("--dir", default=str(ROOT / "site"))
     a = ap.parse_args()
-    server, url = start(Path(a.dir), a.port)
+    server, url = start(Path(a.dir), a.port, max_age=0)
     print(f"serving {a.dir} at {url}  (Ctrl-C stops)")
     try:
         threading.Event().wait()

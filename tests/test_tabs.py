@@ -1,0 +1,39 @@
+"""open_page reuses a tab a test closed (conftest._tab): the page a test gets is the one a new tab would show,
+nothing of the test before it carried over."""
+from conftest import LANGS, open_page, pages
+
+A, B = pages()[0], pages()[-1]
+LANG = LANGS[-1]
+
+
+def test_a_closed_tab_opens_the_next_page_as_a_new_tab_would(context, base_url):
+    p = open_page(context, base_url, LANG, A, charts=False)
+    p.evaluate("scrollTo(0, 600); console.error('from the page before')")
+    p.close()
+    q = open_page(context, base_url, LANG, B, charts=False)
+    assert q is p, "the closed tab should have been reused"
+    assert q.errors == [], "errors of the page before belong to the test before"
+    assert q.evaluate("scrollY") == 0
+    q.close()
+    # the same address again: a new document at its top (Chromium does not restore the scroll as on a reload)
+    r = open_page(context, base_url, LANG, B, charts=False)
+    assert r is p
+    r.evaluate("scrollTo(0, 600); window.leftover = 1")
+    r.close()
+    s = open_page(context, base_url, LANG, B, charts=False)
+    assert s.evaluate("[scrollY, window.leftover === undefined]") == [0, True]
+    s.close()
+
+
+def test_a_tab_its_test_changed_is_closed_for_good(context, base_url):
+    p = open_page(context, base_url, LANG, A, charts=False)
+    seen = []
+    p.on("console", lambda m: seen.append(m.text))  # the test's own listener: the tab is this test's alone
+    p.close()
+    assert p.is_closed()
+    q = open_page(context, base_url, LANG, A, charts=False, init_script="window.mine = 1")
+    q.close()
+    assert q.is_closed(), "an init script stays with its tab: the tab must not serve another test"
+    r = open_page(context, base_url, LANG, A, charts=False)
+    assert r not in (p, q) and r.evaluate("window.mine === undefined")
+    r.close()
