@@ -212,8 +212,9 @@ def local_url(offline_root: Path, lang: str, page: str) -> str:
 
 
 # A tab a test closes waits for the next page of its context: a new tab starts a renderer process, a third of a
-# page's cost (100 chapter pages with their charts, 2 cores: 0.61 CPU-s a page in new tabs, 0.42 in one tab, 0.35
-# once the server lets the tab keep its files as GitHub Pages does; the suite opens about 1 300 pages). A test
+# page's cost (100 chapter pages with their charts, 2 cores, Chromium and the server: 0.76 CPU-s a page in new
+# tabs, 0.57 in one tab, 0.39 once the server lets the tab keep its files as GitHub Pages does; the suite opens
+# about 1 300 pages). A test
 # that changes its tab itself (the calls below) has it to itself: closing it closes it.
 TAB_CHANGES = ("add_init_script", "route", "route_from_har", "on", "once", "expose_function", "expose_binding",
                "set_viewport_size", "emulate_media", "set_extra_http_headers", "set_default_timeout",
@@ -242,7 +243,8 @@ def _tab(context):
         for undo in p.undo:
             undo()
         p.undo = []
-        idle.append(p)
+        if p not in idle:  # closed twice (a test, then its fixture's teardown): still one tab for one test
+            idle.append(p)
     p.close = put_back
     return p
 

@@ -201,8 +201,8 @@ def test_served_files_may_be_kept_ten_minutes_as_github_pages_lets_them(built):
     """The tests' server says what GitHub Pages says (Cache-Control: max-age=600), compressed or not, so a tab
     keeps a page's files for the next page; `python -m tools.serve` (a preview rebuilt under it) says no-cache."""
     from tools.serve import start
-    for max_age, expect in ((None, "max-age=600"), (0, "no-cache")):
-        server, url = start(built) if max_age is None else start(built, max_age=max_age)
+    for options, expect in (({}, "max-age=600"), ({"max_age": 0}, "no-cache")):
+        server, url = start(built, **options)
         try:
             for path in ("", "assets/images/favicon.png"):   # a page (sent gzip-compressed) and an image (as it is)
                 req = urllib.request.Request(url + path, headers={"Accept-Encoding": "gzip"})

@@ -37,3 +37,14 @@ def test_a_tab_its_test_changed_is_closed_for_good(context, base_url):
     r = open_page(context, base_url, LANG, A, charts=False)
     assert r not in (p, q) and r.evaluate("window.mine === undefined")
     r.close()
+
+
+def test_a_tab_closed_twice_serves_one_test(context, base_url):
+    p = open_page(context, base_url, LANG, A, charts=False)
+    p.close()
+    p.close()   # e.g. by its test, then by a fixture's teardown
+    q = open_page(context, base_url, LANG, A, charts=False)
+    r = open_page(context, base_url, LANG, B, charts=False)
+    assert q is p and r is not q, "one closed tab was handed to two tests"
+    q.close()
+    r.close()
