@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import LANGS, open_page, pages, ROOT, SCROLL_NEAR, SLIDER_PAGES
+from tools.browser import CHARTS_DRAWN
 
 AXE = ROOT / "build" / "axe.min.js"
 PERSIAN = re.compile(r"[\u0600-\u06ff]")
@@ -99,6 +100,6 @@ def test_slider_operable_with_keyboard(shared_page, context, base_url, lang, pag
     assert p.evaluate("document.activeElement.type") == "range"
     before = slider.input_value()
     p.keyboard.press("ArrowRight" if float(before) < float(slider.get_attribute("max")) else "ArrowLeft")
-    p.wait_for_timeout(150)
+    p.evaluate(CHARTS_DRAWN)
     assert slider.input_value() != before
     assert drawing() != before_svg, f"{lang}/{page}: the chart did not redraw"

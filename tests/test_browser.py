@@ -4,6 +4,7 @@ the site, fa is right-to-left with Persian digits in its charts, and sliders cha
 import pytest
 
 from conftest import LANGS, MODEL_NAMES, page_with_chart, pages
+from tools.browser import CHARTS_DRAWN
 
 
 
@@ -65,7 +66,7 @@ def test_sqrt_slider_moves_the_marker(shared_page, lang):
     before = fig.locator("svg.marks").inner_html()
     slider = fig.locator("input[type=range]")
     slider.fill("2")
-    p.wait_for_timeout(200)
+    p.evaluate(CHARTS_DRAWN)
     after = fig.locator("svg.marks").inner_html()
     assert before != after, "moving the slider should redraw the marker"
     labels = p.evaluate("""() => window.courseCharts.views.get(document.querySelector('#chart-sqrt_scaling .chart-view'))

@@ -11,6 +11,7 @@ from conftest import LANGS, data, page_with_chart
 from scripts.charts.ca_alignment import columns
 from scripts.common import numfmt
 from scripts.common.i18n import strings
+from tools.browser import CHARTS_DRAWN
 
 # Text written by marks (not axes, legends or titles), in document order.
 MARK_TEXTS = """sel => [...document.querySelectorAll(sel + ' svg.marks g.mark-text.role-mark text')]
@@ -57,7 +58,7 @@ def test_alignment_row_hover_moves_the_highlight(shared_page, lang):
     # Cells come in data order (row by row); hover the cell of row 1 (cat), column 2.
     box = cells.nth(1 * len(sources) + 2).bounding_box()
     p.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    p.wait_for_timeout(250)
+    p.evaluate(CHARTS_DRAWN)
     second = readout()
     assert second != first and "cat" in second and argmax_word[1] in second
     assert numfmt.fmt(al["max_weight"][1], ".2f", lang) in second
@@ -81,7 +82,7 @@ def test_query_sliders_recompute_the_weights(shared_page, lang):
     sliders = fig.locator("input[type=range]")
     assert sliders.count() == 2
     sliders.nth(0).fill("-1")                       # q = (-1, 1): the key (-1, 1) wins
-    p.wait_for_timeout(200)
+    p.evaluate(CHARTS_DRAWN)
     moved = weights()
     assert moved != expected and len(moved) == len(expected)
     top = max(range(len(moved)), key=lambda i: float(numfmt.localize_digits(moved[i], "uk")
@@ -89,7 +90,7 @@ def test_query_sliders_recompute_the_weights(shared_page, lang):
     assert top == 3, f"{lang}: with q = (-1, 1) the fourth source word should take the most weight: {moved}"
     sliders.nth(0).fill("0")
     sliders.nth(1).fill("0")                        # q = (0, 0): all scores equal, weights uniform
-    p.wait_for_timeout(200)
+    p.evaluate(CHARTS_DRAWN)
     assert weights() == numbers([1 / len(expected)] * len(expected), lang, ".2f")
     assert p.evaluate("""() => { const v = window.courseCharts.views.get(
                            document.querySelector('#chart-ca_step_query .chart-view')).view;
@@ -113,11 +114,11 @@ def test_input_size_and_latents_change_the_ratio(shared_page, lang):
     assert any(numfmt.fmt(example["self_pairs"], ",d", lang).replace("\u202f", " ") in t.replace("\u202f", " ")
                for t in texts(p, "ca_perceiver")), "the n² readout should show the image's pair count"
     fig.locator("input[type=range]").fill("6")
-    p.wait_for_timeout(200)
+    p.evaluate(CHARTS_DRAWN)
     second = ratio_line()
     assert second != first, "moving the input size should change the ratio"
     assert numfmt.fmt(10 ** 6 // example["m"], ",d", lang) in second      # n/M at n = 10⁶
     fig.locator("select").select_option(str(per["grid"]["m"][-1]))
-    p.wait_for_timeout(200)
+    p.evaluate(CHARTS_DRAWN)
     assert ratio_line() != second, "choosing another number of latents should change the ratio"
     assert not errors, errors

@@ -11,6 +11,7 @@ from conftest import (CHART_PAGES, LANGS, LESSON_PAGES, NEXT_FRAME, ROOT, SCROLL
                       page_with_chart, pages)
 from scripts.common import course, numfmt
 from scripts.common.i18n import strings
+from tools.browser import CHARTS_DRAWN
 
 OPEN_DETAILS = """() => document.querySelectorAll('.md-typeset details').forEach(d => {
   if (!d.closest('.vega-embed')) d.open = true; })"""
@@ -124,10 +125,10 @@ def test_sliders_run_the_way_their_axis_runs(context, base_url, lang):
     box = s.bounding_box()
     y = box["y"] + box["height"] / 2
     p.mouse.click(box["x"] + box["width"] * 0.2, y)
-    p.wait_for_timeout(150)
+    p.evaluate(CHARTS_DRAWN)
     left_value, left_xs = float(s.input_value()), p.evaluate(f"({RULE_XS})('sqrt_scaling')")
     p.mouse.click(box["x"] + box["width"] * 0.8, y)
-    p.wait_for_timeout(150)
+    p.evaluate(CHARTS_DRAWN)
     right_value, right_xs = float(s.input_value()), p.evaluate(f"({RULE_XS})('sqrt_scaling')")
     assert right_value > left_value, f"{lang}: the slider's right end should be its high end"
     moved = [(a, b) for a, b in zip(left_xs, right_xs) if a != b]

@@ -193,8 +193,9 @@ def test_search_index_loads_when_search_opens(browser, base_url, lang):
     worker = lambda: [u for u in requested if "/assets/javascripts/workers/search." in u]  # noqa: E731
     assert not index(), f"{lang}: the search index loaded before search was opened"
     assert not worker(), f"{lang}: the search worker loaded before search was opened"
-    p.locator(".md-search__input").click()  # the search field (a phone opens it with the header button)
-    p.wait_for_timeout(500)
+    with p.expect_request(lambda r: r.url.endswith("/search/search_index.json"), timeout=20000):
+        p.locator(".md-search__input").click()  # the search field (a phone opens it with the header button)
+    p.wait_for_timeout(500)  # a second load of either would come now
     assert len(index()) == 1, f"{lang}: opening search did not load the index once"
     assert len(worker()) == 1, f"{lang}: opening search did not start the search worker once"
     p.keyboard.type("softmax")

@@ -14,6 +14,10 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 # on one until the job's 90 minutes ran out). Every script that waits for a frame uses this one.
 NEXT_FRAME = ("() => new Promise(r => { const t = setTimeout(r, 100); "
               "requestAnimationFrame(() => { clearTimeout(t); setTimeout(r, 0); }); })")
+# a promise kept once every chart of the page has run what its last input asked and drawn it (a Vega view's
+# runAsync waits for its renderer), then a frame: what a test awaits after moving a control or the mouse, on any load
+CHARTS_DRAWN = ("() => Promise.all([...(window.courseCharts ? window.courseCharts.views.values() : [])]"
+                ".map(r => r.view.runAsync())).then(" + NEXT_FRAME + ")")
 # true once assets/js/charts.js has drawn every chart of the page. Charts are drawn as the reader
 # scrolls; a script that needs them all (tests, PDF, screenshots, bench) asks for them all at once.
 ALL_CHARTS_RENDERED = ("(window.courseCharts && window.courseCharts.renderAll(), "
