@@ -49,6 +49,7 @@ def answer(p, ex_id, text):
     box.press("Enter")
     live = p.locator(f"#exercise-{ex_id} .exercise-feedback")
     p.wait_for_function("(el) => el.textContent.length > 0", arg=live.element_handle())
+    box.blur()  # the page stays open for the module (exercise_page): a focused box would blink its caret till then
     return live.inner_text().strip()
 
 
