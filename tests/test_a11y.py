@@ -14,17 +14,30 @@ PERSIAN = re.compile(r"[\u0600-\u06ff]")
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 
 
+PALETTE = '{"index": %d, "color": {"media": "", "scheme": "%s", "primary": "indigo", "accent": "indigo"}}'
+
+
 def palette(scheme):
-    return (f"localStorage.setItem('/attention-course/.__palette', JSON.stringify({{index: {0 if scheme == 'default' else 1}, "
-            f"color: {{media: '', scheme: '{scheme}', primary: 'indigo', accent: 'indigo'}}}}))")
+    return f"localStorage.setItem('/attention-course/.__palette', {PALETTE % (0 if scheme == 'default' else 1, scheme)!r})"
 
 
-def load(shared_page, context, base_url, lang, page, scheme="default"):
+@pytest.fixture(scope="module")
+def dark(browser, base_url):
+    """A context whose pages open in the dark palette, stored as the page's own toggle stores it (a stored state,
+    not a script per page: a test's tab is then closed into the next test's, conftest._tab)."""
+    from urllib.parse import urlparse
+    u = urlparse(base_url)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, storage_state={"cookies": [], "origins": [{
+        "origin": f"{u.scheme}://{u.netloc}", "localStorage": [{"name": "/attention-course/.__palette",
+                                                                "value": PALETTE % (1, "slate")}]}]})
+    yield ctx
+    ctx.close()
+
+
+def load(shared_page, base_url, lang, page):
     """A page in the default palette is opened once per module and shared by the tests below (they
-    read it; the keyboard-slider test, last, moves one slider); the dark one is opened for axe alone."""
-    if scheme == "default":
-        return shared_page(lang, page, init_script=palette(scheme), timeout=20000)
-    return open_page(context, base_url, lang, page, init_script=palette(scheme), timeout=20000)
+    read it; the keyboard-slider test, last, moves one slider)."""
+    return shared_page(lang, page, init_script=palette("default"), timeout=20000)
 
 
 NEAR = SCROLL_NEAR  # conftest: scrolled to, laid out
@@ -32,24 +45,27 @@ NEAR = SCROLL_NEAR  # conftest: scrolled to, laid out
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", pages())
-def test_axe_finds_no_violation(shared_page, context, base_url, lang, page, scheme):
+def test_axe_finds_no_violation(shared_page, dark, base_url, lang, page, scheme):
     """Every axe rule in the light palette; in the dark one the rules about colour. The palettes differ only
     in colours (the same markup, names and order: the toggle's own label is checked in both by
     test_palette), so the other rules would check the same page twice (they were 40 % of this test's time)."""
     assert AXE.exists(), "build/axe.min.js is copied by `make assets` from the pinned axe-core"
-    p = load(shared_page, context, base_url, lang, page, scheme)
+    # the light page is shared by the tests below; the dark one is opened for axe alone
+    p = load(shared_page, base_url, lang, page) if scheme == "default" else open_page(dark, base_url, lang, page, timeout=20000)
     assert p.evaluate("document.body.getAttribute('data-md-color-scheme')") == scheme
     p.add_script_tag(path=str(AXE))
     only = "" if scheme == "default" else ", runOnly: {type: 'rule', values: ['color-contrast', 'link-in-text-block']}"
     result = p.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']%s})).violations
         .map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))""" % only)
+    if scheme != "default":
+        p.close()
     assert not result, f"{lang}/{page} ({scheme}): " + "; ".join(f"{v['id']}: {v['help']} at {v['nodes']}" for v in result)
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", pages())
-def test_controls_keyboard_labelled_focus_visible(shared_page, context, base_url, lang, page):
-    p = load(shared_page, context, base_url, lang, page)
+def test_controls_keyboard_labelled_focus_visible(shared_page, base_url, lang, page):
+    p = load(shared_page, base_url, lang, page)
     controls = p.locator(".chart-view input, .chart-view select, .chart-view button")
     script = PERSIAN if lang == "fa" else CYRILLIC
     for i in range(controls.count()):
@@ -71,8 +87,8 @@ def test_controls_keyboard_labelled_focus_visible(shared_page, context, base_url
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", pages())
-def test_every_chart_is_named_described_and_has_a_data_table(shared_page, context, base_url, lang, page):
-    p = load(shared_page, context, base_url, lang, page)
+def test_every_chart_is_named_described_and_has_a_data_table(shared_page, base_url, lang, page):
+    p = load(shared_page, base_url, lang, page)
     figs = p.locator("figure.chart")
     for i in range(figs.count()):
         f = figs.nth(i)
@@ -87,9 +103,9 @@ def test_every_chart_is_named_described_and_has_a_data_table(shared_page, contex
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", SLIDER_PAGES)
-def test_slider_operable_with_keyboard(shared_page, context, base_url, lang, page):
+def test_slider_operable_with_keyboard(shared_page, base_url, lang, page):
     """Tab to a chart's slider and press an arrow key: the value and the drawing change."""
-    p = load(shared_page, context, base_url, lang, page)
+    p = load(shared_page, base_url, lang, page)
     slider = p.locator(".chart-view input[type=range]").first
     fig = slider.locator("xpath=ancestor::figure[1]")
     # the drawing: an SVG's markup, or a canvas's pixels (the patch-attention chart draws on a canvas)
