@@ -48,3 +48,16 @@ def test_a_tab_closed_twice_serves_one_test(context, base_url):
     assert q is p and r is not q, "one closed tab was handed to two tests"
     q.close()
     r.close()
+
+
+def test_a_kept_tab_holds_no_focused_text_box(context, base_url):
+    """A text box focused in a kept tab would blink its caret, a new frame twice a second, until the tab's next
+    page: the tab is put back with nothing focused."""
+    p = open_page(context, base_url, LANG, A, charts=False)
+    p.evaluate("() => { const i = document.createElement('input'); document.body.prepend(i); i.focus(); }")
+    assert p.evaluate("document.activeElement.tagName") == "INPUT"
+    p.close()
+    assert not p.is_closed() and p.evaluate("document.activeElement === document.body")
+    q = open_page(context, base_url, LANG, B, charts=False)
+    assert q is p
+    q.close()
