@@ -283,13 +283,20 @@ def test_theme_switch_keeps_every_chosen_value(browser, base_url, lang):
 
 
 # ── Defect 5: phone layout ──────────────────────────────────────────────────────────────────────
+@pytest.fixture(scope="module")
+def phone(browser):
+    """A phone-wide context for the module: each test's tab is closed into the next (conftest._tab)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+    yield ctx
+    ctx.close()
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", pages())
-def test_nothing_is_wider_than_a_phone(browser, base_url, lang, page):
+def test_nothing_is_wider_than_a_phone(phone, base_url, lang, page):
     """At 390 px, with every data table opened, no element sticks out of the viewport or is clipped
     (a table or formula wider than the column scrolls inside its own container)."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
-    p = open_page(ctx, base_url, lang, page)
+    p = open_page(phone, base_url, lang, page)
     p.evaluate(OPEN_DETAILS)
     p.wait_for_timeout(100)
     bad = p.evaluate(OVERFLOW)
@@ -303,7 +310,7 @@ def test_nothing_is_wider_than_a_phone(browser, base_url, lang, page):
     broken = p.evaluate("""() => [...document.querySelectorAll('[dir=rtl] .md-typeset bdi[lang]')]
         .filter(b => new Set([...b.getClientRects()].map(r => Math.round(r.top))).size > 1).map(b => b.textContent)""")
     assert not broken, f"{lang}/{page}: phrases broken across lines: {broken}"
-    ctx.close()
+    p.close()
 
 
 # ── Defect 7: small text faults ─────────────────────────────────────────────────────────────────
