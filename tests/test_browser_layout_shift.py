@@ -6,7 +6,7 @@ after the delay and the test saw nothing, stop 48). A chart keeps the room it wi
 shows once drawn whole, and a chapter's progress box keeps its place, unseen, until it is filled (course.css
 `.course-js`). Every page with a chart or a progress box, both languages, at Lighthouse's phone size; the layout
 shifts the browser reports (PerformanceObserver, as Lighthouse reads them) sum to under BUDGET (Lighthouse calls
-under 0.1 good; the language menu's own ~0.002 on every page is in it)."""
+under 0.1 good); a shift before the late scripts are let go (a font swap) is not theirs and not counted."""
 import re
 
 import pytest
@@ -21,7 +21,7 @@ LATE = re.compile(r"/assets/(vendor/vega/[^/]+\.js|js/exercises\.js|charts/.+\.j
 # page as after input (hadRecentInput), which would hide a shift from scripts that come in that time
 SHIFTS = """window.__shifts = [];
 new PerformanceObserver(list => list.getEntries().forEach(e => {
-  window.__shifts.push({value: e.value, sources: e.sources.map(s => s.node ?
+  window.__shifts.push({at: e.startTime, value: e.value, sources: e.sources.map(s => s.node ?
     (s.node.nodeName + "." + (typeof s.node.className === "string" ? s.node.className : "")).slice(0, 60) +
     " " + Math.round(s.previousRect.y) + "→" + Math.round(s.currentRect.y) : "?")});
 })).observe({type: "layout-shift", buffered: true});"""
@@ -60,6 +60,9 @@ def test_late_scripts_move_nothing_on_the_first_screen(browser, base_url, lang):
             p.wait_for_function(PAINTED, timeout=30000)
             for _ in range(2):
                 p.evaluate(NEXT_FRAME)
+            # a font asked for meanwhile is in, and what moves from now on is the late scripts' doing (on a loaded
+            # machine a font swap before this moved a page's text, CI of 15c1077: not what this test is about)
+            released = p.evaluate("document.fonts.ready.then(() => performance.now())")
             holding[0] = False
             if not held:
                 unheld.append(f"{lang}/{page}")
@@ -72,7 +75,7 @@ def test_late_scripts_move_nothing_on_the_first_screen(browser, base_url, lang):
                 p.evaluate(NEXT_FRAME)
             times = p.evaluate(TIMES)
             assert times["late"] > times["painted"], f"{lang}/{page}: a late script came before the first paint {times}"
-            shifts = p.evaluate("window.__shifts")
+            shifts = [s for s in p.evaluate("window.__shifts") if s["at"] >= released]
             total = sum(s["value"] for s in shifts)
             if total >= BUDGET:
                 moved.append(f"{lang}/{page}: {total:.3f} " + "; ".join(
