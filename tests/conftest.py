@@ -211,6 +211,28 @@ def local_url(offline_root: Path, lang: str, page: str) -> str:
     return (offline_root / course.offline_path(lang, page)).as_uri()
 
 
+# The palette a reader chose, as the page's own toggle stores it (Material's key under the site's path): as a script
+# that stores it before the page's own scripts read it, or as a context's stored state (every page of the context
+# opens in it, and its tabs stay reusable, _tab)
+PALETTE_KEY = "/attention-course/.__palette"
+
+
+def palette_value(scheme: str) -> str:
+    return json.dumps({"index": 0 if scheme == "default" else 1,
+                       "color": {"media": "", "scheme": scheme, "primary": "indigo", "accent": "indigo"}})
+
+
+def palette(scheme: str) -> str:
+    return f"localStorage.setItem({PALETTE_KEY!r}, {palette_value(scheme)!r})"
+
+
+def palette_state(base_url: str, scheme: str) -> dict:
+    from urllib.parse import urlparse
+    u = urlparse(base_url)
+    return {"cookies": [], "origins": [{"origin": f"{u.scheme}://{u.netloc}",
+                                        "localStorage": [{"name": PALETTE_KEY, "value": palette_value(scheme)}]}]}
+
+
 # A tab a test closes waits for the next page of its context: a new tab starts a renderer process, a third of a
 # page's cost (100 chapter pages with their charts, 2 cores, Chromium and the server: 0.76 CPU-s a page in new
 # tabs, 0.57 in one tab, 0.39 once the server lets the tab keep its files as GitHub Pages does; the suite opens

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LANGS, open_page, pages, ROOT, SCROLL_NEAR, SLIDER_PAGES
+from conftest import LANGS, open_page, pages, palette, palette_state, ROOT, SCROLL_NEAR, SLIDER_PAGES
 from tools.browser import CHARTS_DRAWN
 
 AXE = ROOT / "build" / "axe.min.js"
@@ -14,22 +14,11 @@ PERSIAN = re.compile(r"[\u0600-\u06ff]")
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 
 
-PALETTE = '{"index": %d, "color": {"media": "", "scheme": "%s", "primary": "indigo", "accent": "indigo"}}'
-
-
-def palette(scheme):
-    return f"localStorage.setItem('/attention-course/.__palette', {PALETTE % (0 if scheme == 'default' else 1, scheme)!r})"
-
-
 @pytest.fixture(scope="module")
 def dark(browser, base_url):
     """A context whose pages open in the dark palette, stored as the page's own toggle stores it (a stored state,
     not a script per page: a test's tab is then closed into the next test's, conftest._tab)."""
-    from urllib.parse import urlparse
-    u = urlparse(base_url)
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, storage_state={"cookies": [], "origins": [{
-        "origin": f"{u.scheme}://{u.netloc}", "localStorage": [{"name": "/attention-course/.__palette",
-                                                                "value": PALETTE % (1, "slate")}]}]})
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, storage_state=palette_state(base_url, "slate"))
     yield ctx
     ctx.close()
 

@@ -2,7 +2,7 @@
 import pytest
 import yaml
 
-from conftest import LANGS, ROOT, open_page, page_citing, TABLE_PAGES
+from conftest import LANGS, ROOT, open_page, page_citing, palette, TABLE_PAGES
 
 
 def tip_words(lang: str) -> str:
@@ -69,12 +69,6 @@ def test_code_listings_load_when_opened(browser, base_url, lang):
     assert entry.locator("pre").count() == 1
     assert p.locator(".provenance-entry pre").count() == 1 and not p.errors, p.errors
     ctx.close()
-
-
-def palette(scheme):
-    """The stored palette the page's own toggle reads (as tests/test_a11y.py sets it)."""
-    return (f"localStorage.setItem('/attention-course/.__palette', JSON.stringify({{index: {0 if scheme == 'default' else 1}, "
-            f"color: {{media: '', scheme: '{scheme}', primary: 'indigo', accent: 'indigo'}}}}))")
 
 
 DECORATION = "e => { const s = getComputedStyle(e); return [s.textDecorationLine, s.textDecorationStyle]; }"

@@ -3,9 +3,9 @@ keeps 4.5:1 contrast against what is behind it (a cell it sits on, or the page) 
 the plot frame is not near-white in dark."""
 import pytest
 
-from conftest import CHART_PAGES, LANGS, page_url, RENDERED, SVG_CHART_PAGES
+from conftest import CHART_PAGES, LANGS, page_url, palette, RENDERED, SVG_CHART_PAGES
 
-SCHEMES = {"default": 0, "slate": 1}
+SCHEMES = ("default", "slate")
 
 # For each visible text of each chart: its fill, font size and the colour under its centre
 # (the topmost filled rect/background drawn before it in the same SVG, else the page).
@@ -57,8 +57,7 @@ def contrast(a, b):
 def load(browser, base_url, lang, page, scheme, width=1280):
     ctx = browser.new_context(viewport={"width": width, "height": 900})
     p = ctx.new_page()
-    p.add_init_script(f"localStorage.setItem('/attention-course/.__palette', JSON.stringify({{index: {SCHEMES[scheme]}, "
-                      f"color: {{media: '', scheme: '{scheme}', primary: 'indigo', accent: 'indigo'}}}}))")
+    p.add_init_script(palette(scheme))
     p.goto(page_url(base_url, lang, page))
     p.wait_for_function(RENDERED, timeout=30000)
     return ctx, p
