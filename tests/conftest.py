@@ -213,7 +213,7 @@ def local_url(offline_root: Path, lang: str, page: str) -> str:
 
 # The palette a reader chose, as the page's own toggle stores it (Material's key under the site's path): as a script
 # that stores it before the page's own scripts read it, or as a context's stored state (every page of the context
-# opens in it, and its tabs stay reusable, _tab)
+# opens in it, and its tabs stay reusable, reused_tab)
 PALETTE_KEY = "/attention-course/.__palette"
 
 
@@ -243,7 +243,7 @@ TAB_CHANGES = ("add_init_script", "route", "route_from_har", "on", "once", "expo
                "set_default_navigation_timeout", "add_locator_handler")
 
 
-def _tab(context):
+def reused_tab(context):
     """A tab for open_page: one a test of this context closed, else a new one whose close() puts it back."""
     idle = context.__dict__.setdefault("course_idle_tabs", [])
     while idle:
@@ -285,12 +285,12 @@ def open_page(context, where, lang, page, *, init_script=None, only_this_site=Fa
     from disk, leaving the disk) are aborted and listed in `p.outside`.
     A test that reads only the text passes `charts=False`: the page loaded with its fonts, charts left to draw
     as a reader's scrolling would ask (drawing every chart is most of a page's cost in the suite).
-    The tab may be one another test closed (_tab): what this function sets up on it is undone when it closes."""
+    The tab may be one another test closed (reused_tab): what this function sets up on it is undone when it closes."""
     from urllib.parse import urlparse
     from playwright.sync_api import Page
     offline = isinstance(where, Path)
     url = local_url(where, lang, page) if offline else page_url(where, lang, page)
-    p = _tab(context)
+    p = reused_tab(context)
     p.errors, p.outside = [], []
 
     def listen(event, handler):

@@ -3,7 +3,7 @@ keeps 4.5:1 contrast against what is behind it (a cell it sits on, or the page) 
 the plot frame is not near-white in dark."""
 import pytest
 
-from conftest import CHART_PAGES, LANGS, page_url, palette, RENDERED, SVG_CHART_PAGES
+from conftest import CHART_PAGES, LANGS, open_page, palette_state, SVG_CHART_PAGES
 
 SCHEMES = ("default", "slate")
 
@@ -54,34 +54,37 @@ def contrast(a, b):
     return (la + 0.05) / (lb + 0.05)
 
 
-def load(browser, base_url, lang, page, scheme, width=1280):
-    ctx = browser.new_context(viewport={"width": width, "height": 900})
-    p = ctx.new_page()
-    p.add_init_script(palette(scheme))
-    p.goto(page_url(base_url, lang, page))
-    p.wait_for_function(RENDERED, timeout=30000)
-    return ctx, p
+FRAME_STROKES = """() => [...document.querySelectorAll('.chart-view svg.marks path.background')]
+    .map(e => getComputedStyle(e).stroke).filter(s => s && s !== 'none' && !/rgba\\(.*, 0\\)$/.test(s))"""
 
 
 @pytest.fixture(scope="module")
-def loaded(browser, base_url):
-    """Each (language, page, scheme) opened once per module: the tests here only read."""
-    opened = {}
+def measured(browser, base_url):
+    """What the tests here read of a chart page (its SVG chart texts, its canvas chart texts, its plot frames),
+    read once per language, page and scheme from the page as it loads in that scheme (the reader's stored
+    choice; the switch between them is test_controls' and test_a11y's), its tab then reused for the next."""
+    contexts = {scheme: browser.new_context(viewport={"width": 1280, "height": 900},
+                                            storage_state=palette_state(base_url, scheme)) for scheme in SCHEMES}
+    read = {}
 
     def get(lang, page, scheme):
-        if (lang, page, scheme) not in opened:
-            opened[lang, page, scheme] = load(browser, base_url, lang, page, scheme)
-        return opened[lang, page, scheme][1]
+        if (lang, page, scheme) not in read:
+            p = open_page(contexts[scheme], base_url, lang, page)
+            assert p.evaluate("document.body.dataset.mdColorScheme") == scheme
+            read[lang, page, scheme] = {"svg": p.evaluate(MEASURE), "canvas": p.evaluate(CANVAS_TEXT),
+                                        "frames": p.evaluate(FRAME_STROKES)}
+            p.close()
+        return read[lang, page, scheme]
     yield get
-    for ctx, _ in opened.values():
+    for ctx in contexts.values():
         ctx.close()
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", SVG_CHART_PAGES)  # SVG text; canvas text: test_canvas_chart_text_is_painted_in_the_page_colours
-def test_chart_text_contrast_and_size(loaded, lang, page, scheme):
-    texts = loaded(lang, page, scheme).evaluate(MEASURE)
+def test_chart_text_contrast_and_size(measured, lang, page, scheme):
+    texts = measured(lang, page, scheme)["svg"]
     assert texts, f"{lang}/{page}: no chart text measured"
     low = sorted({(t["chart"], t["text"], round(contrast(t["fg"], t["bg"]), 2),
                    tuple(round(x) for x in t["fg"]), tuple(round(x) for x in t["bg"]))
@@ -92,9 +95,8 @@ def test_chart_text_contrast_and_size(loaded, lang, page, scheme):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_dark_plot_frame_is_not_near_white(loaded, lang):
-    strokes = loaded(lang, CHART_PAGES[0], "slate").evaluate("""() => [...document.querySelectorAll('.chart-view svg.marks path.background')]
-        .map(e => getComputedStyle(e).stroke).filter(s => s && s !== 'none' && !/rgba\\(.*, 0\\)$/.test(s))""")
+def test_dark_plot_frame_is_not_near_white(measured, lang):
+    strokes = measured(lang, CHART_PAGES[0], "slate")["frames"]
     import re
     for s in strokes:
         r, g, b = map(int, re.findall(r"\d+", s)[:3])
@@ -143,7 +145,7 @@ CANVAS_TEXT = """() => {
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("lang", LANGS)
-def test_canvas_chart_text_is_painted_in_the_page_colours(loaded, lang, scheme):
+def test_canvas_chart_text_is_painted_in_the_page_colours(measured, lang, scheme):
     """Issue 25 (high): on a desktop the patch-attention chart is drawn on a canvas, and its readout lines,
     written in the page's text colour ("currentColor"), came out black on the dark page. Every canvas text
     keeps 4.5:1 against the page (the canvas charts' texts sit on the page, not on cells)."""
@@ -153,7 +155,7 @@ def test_canvas_chart_text_is_painted_in_the_page_colours(loaded, lang, scheme):
         parts = [float(x) for x in re.findall(r"[\d.]+", s)]
         return parts[:3], (parts[3] if len(parts) > 3 else 1)
 
-    texts = [t for page in CHART_PAGES for t in loaded(lang, page, scheme).evaluate(CANVAS_TEXT)]
+    texts = [t for page in CHART_PAGES for t in measured(lang, page, scheme)["canvas"]]
     assert texts, f"{lang}: no chart drawn on a canvas (the test would prove nothing)"
     low = []
     for t in texts:

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from conftest import (CHART_PAGES, LANGS, LESSON_PAGES, NEXT_FRAME, ROOT, SCROLL_NEAR, SLIDER_PAGES, open_page,
-                      page_with_chart, pages)
+                      page_with_chart, pages, palette, palette_state)
 from scripts.common import course, numfmt
 from scripts.common.i18n import strings
 from tools.browser import CHARTS_DRAWN
@@ -219,8 +219,18 @@ TEXT_FILL = """() => { const t = document.querySelector('.chart-view svg.marks t
   return fill; }"""
 
 
+@pytest.fixture(scope="module")
+def light(browser, base_url):
+    """A context whose pages open in the light palette (the toggle's stored choice; each page's test stores it
+    again before its tab is put back for the next page, conftest.reused_tab)."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light",
+                              storage_state=palette_state(base_url, "default"))
+    yield ctx
+    ctx.close()
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_theme_switch_keeps_every_chosen_value(browser, base_url, lang):
+def test_theme_switch_keeps_every_chosen_value(light, base_url, lang):
     """On every chart page where a reader can choose (since the chapter split no page holds every kind of
     control, so the test goes through all of them): every slider to its upper quarter, every radio group
     to its last option, every checkbox flipped, every select to its last option, a hover pick on every
@@ -229,8 +239,8 @@ def test_theme_switch_keeps_every_chosen_value(browser, base_url, lang):
     moved, picked = [], []
     assert CHOICE_PAGES, "no chart page has a control or a hover pick"
     for page in CHOICE_PAGES:
-        ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
-        p = open_page(ctx, base_url, lang, page)
+        p = open_page(light, base_url, lang, page)
+        assert p.evaluate("document.body.dataset.mdColorScheme") == "default"
         for i in range(sliders(p).count()):                     # every slider to its upper quarter
             s = sliders(p).nth(i)
             s.scroll_into_view_if_needed()
@@ -277,7 +287,8 @@ def test_theme_switch_keeps_every_chosen_value(browser, base_url, lang):
             st = initial[chart]["stores"]
             assert st and all(v for v in st.values()), f"{lang}/{page}: the hover pick of {chart} should be part of the kept state"
             picked.append(chart)
-        ctx.close()
+        p.evaluate(palette("default"))   # the reader's choice undone: the next page opens light
+        p.close()
     assert len(moved) >= 5 and picked, f"{lang}: charts with a choice {moved}, hover picks {picked}"
     assert all(worked.values()), f"{lang}: every kind of control should have been worked: {worked}"
 
@@ -285,7 +296,7 @@ def test_theme_switch_keeps_every_chosen_value(browser, base_url, lang):
 # ── Defect 5: phone layout ──────────────────────────────────────────────────────────────────────
 @pytest.fixture(scope="module")
 def phone(browser):
-    """A phone-wide context for the module: each test's tab is closed into the next (conftest._tab)."""
+    """A phone-wide context for the module: each test's tab is closed into the next (conftest.reused_tab)."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
     yield ctx
     ctx.close()

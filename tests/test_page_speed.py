@@ -10,7 +10,8 @@ import re
 
 import pytest
 
-from conftest import CHART_PAGES, EXERCISE_PAGES, LANGS, LESSON_PAGES, open_page, page_url, page_with_chart, pages
+from conftest import (CHART_PAGES, EXERCISE_PAGES, LANGS, LESSON_PAGES, open_page, page_url, page_with_chart, pages,
+                      reused_tab)
 from scripts.common import course
 
 from tools.browser import ALL_CHARTS_RENDERED, NEXT_FRAME
@@ -66,29 +67,43 @@ def test_only_the_heavy_heatmap_asks_for_a_canvas(context, base_url, lang):
     assert drawn, f"{lang}: no other chart page"
 
 
+@pytest.fixture(scope="module")
+def phone_without_scripts(browser):
+    """A phone that runs no script, for the module: each test's tab is closed into the next (conftest.reused_tab)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False, is_mobile=True)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture(scope="module")
+def lighthouse_phone(browser):
+    """Lighthouse's phone screen, for the module (tabs reused as above)."""
+    ctx = browser.new_context(viewport={"width": 412, "height": 823})
+    yield ctx
+    ctx.close()
+
+
 @pytest.mark.parametrize("lang", RTL)
 @pytest.mark.parametrize("page", pages())
-def test_rtl_page_is_no_wider_than_a_phone_before_scripts(browser, base_url, lang, page):
+def test_rtl_page_is_no_wider_than_a_phone_before_scripts(phone_without_scripts, base_url, lang, page):
     """Material's closed language menu reached past the left edge: the page was wider than the phone
     until Material's script ran, then everything shifted (Lighthouse: layout shift)."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False, is_mobile=True)
-    p = ctx.new_page()
+    p = reused_tab(phone_without_scripts)
     p.goto(page_url(base_url, lang, page), wait_until="load")
     width = p.evaluate("[document.documentElement.scrollWidth, innerWidth]")
     assert width[0] <= width[1] == 390, f"{lang}/{page}: {width[0]} px wide at 390 px without scripts"
     fonts = p.evaluate("[...document.querySelectorAll('link[rel=preload][as=font]')].map(l => l.href)")
     assert fonts and all(f.endswith(".woff2") for f in fonts), f"{lang}/{page}: its fonts are not preloaded"
-    ctx.close()
+    p.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", SKIPPING_PAGES)
-def test_nothing_in_the_lesson_sits_on_the_footer_before_scrolling(browser, base_url, lang, page):
+def test_nothing_in_the_lesson_sits_on_the_footer_before_scrolling(lighthouse_phone, base_url, lang, page):
     """A skipped block keeps a rough placeholder height; its content may run past it into the next block,
     but never onto the footer (Lighthouse's contrast audit read the footer's dark colour behind a summary
     of the last block). Checked on a phone, as Lighthouse's mobile run sees the page, without scrolling."""
-    ctx = browser.new_context(viewport={"width": 412, "height": 823})
-    p = ctx.new_page()
+    p = reused_tab(lighthouse_phone)
     p.goto(page_url(base_url, lang, page))
     p.wait_for_load_state("load")
     over = p.evaluate("""() => {
@@ -98,7 +113,7 @@ def test_nothing_in_the_lesson_sits_on_the_footer_before_scrolling(browser, base
         .map(e => e.tagName + ' ' + e.textContent.trim().slice(0, 40));
     }""")
     assert not over, f"{lang}/{page}: on the footer: {over[:5]}"
-    ctx.close()
+    p.close()
 
 
 def test_code_blocks_are_focusable_before_material_sets_them_up(site_dir):

@@ -1,4 +1,4 @@
-"""open_page reuses a tab a test closed (conftest._tab): the page a test gets is the one a new tab would show,
+"""open_page reuses a tab a test closed (conftest.reused_tab): the page a test gets is the one a new tab would show,
 nothing of the test before it carried over."""
 from conftest import LANGS, open_page, pages
 
