@@ -233,6 +233,19 @@ def palette_state(base_url: str, scheme: str) -> dict:
                                         "localStorage": [{"name": PALETTE_KEY, "value": palette_value(scheme)}]}]}
 
 
+# every chart of the page drawn again since `old` (each chart's data-rendered-at before)
+REDRAWN_SINCE = """old => [...document.querySelectorAll('.chart-view')].every((e, i) =>
+    e.dataset.rendered === '1' && e.dataset.renderedAt !== old[i])"""
+
+
+def switch_palette(p) -> None:
+    """The header's light/dark toggle clicked, as a reader switches, and every chart of the page (all drawn before)
+    drawn again in the new colours."""
+    stamps = p.evaluate("[...document.querySelectorAll('.chart-view')].map(e => e.dataset.renderedAt)")
+    p.locator("label[for^='__palette']:visible").first.click()
+    p.wait_for_function(REDRAWN_SINCE, arg=stamps, timeout=30000)
+
+
 # A tab a test closes waits for the next page of its context: a new tab starts a renderer process, a third of a
 # page's cost (100 chapter pages with their charts, 2 cores, Chromium and the server: 0.76 CPU-s a page in new
 # tabs, 0.57 in one tab, 0.39 once the server lets the tab keep its files as GitHub Pages does; the suite opens

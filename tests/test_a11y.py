@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LANGS, pages, palette, ROOT, SCROLL_NEAR, SLIDER_PAGES
+from conftest import LANGS, pages, palette, ROOT, SCROLL_NEAR, SLIDER_PAGES, switch_palette
 from tools.browser import CHARTS_DRAWN
 
 AXE = ROOT / "build" / "axe.min.js"
@@ -21,23 +21,15 @@ def load(shared_page, base_url, lang, page):
     return shared_page(lang, page, init_script=palette("default"), timeout=20000)
 
 
-# the body in the scheme asked for, every chart drawn again since `old` (each chart's time of drawing)
-REDRAWN = """([scheme, old]) => document.body.getAttribute('data-md-color-scheme') === scheme &&
-    [...document.querySelectorAll('.chart-view')].every((e, i) => e.dataset.rendered === '1' && e.dataset.renderedAt !== old[i])"""
-
-
 def switch_to(p, scheme: str) -> None:
-    """The page in `scheme`, switched as a reader switches it (the palette toggle in the header), its charts
-    redrawn in the new colours: one page load serves both palettes (a second load in a dark context cost each
-    page a renderer and a load, a quarter of this file's time)."""
+    """The page in `scheme`, switched as a reader switches it (conftest.switch_palette): one page load serves both
+    palettes (a second load in a dark context cost each page a renderer and a load, a quarter of this file's time)."""
     if p.evaluate("document.body.getAttribute('data-md-color-scheme')") == scheme:
         return
-    stamps = p.evaluate("[...document.querySelectorAll('.chart-view')].map(e => e.dataset.renderedAt)")
     # the colours as they end: a block not yet laid out (content-visibility) starts its links' colour transition
     # only when axe reads it, which then measured a colour halfway between the palettes
     p.add_style_tag(content="*, ::before, ::after { transition: none !important; }")
-    p.locator("label[for^='__palette']:visible").first.click()
-    p.wait_for_function(REDRAWN, arg=[scheme, stamps], timeout=30000)
+    switch_palette(p)
 
 
 NEAR = SCROLL_NEAR  # conftest: scrolled to, laid out

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from conftest import (CHART_PAGES, LANGS, LESSON_PAGES, NEXT_FRAME, ROOT, SCROLL_NEAR, SLIDER_PAGES, open_page,
-                      page_with_chart, pages, palette, palette_state)
+                      page_with_chart, pages, palette, palette_state, switch_palette)
 from scripts.common import course, numfmt
 from scripts.common.i18n import strings
 from tools.browser import CHARTS_DRAWN
@@ -270,10 +270,7 @@ def test_theme_switch_keeps_every_chosen_value(light, base_url, lang):
         before = p.evaluate(STATE)
         colour = p.evaluate(TEXT_FILL)
         assert colour, f"{lang}/{page}: no chart text to compare"
-        stamps = p.evaluate("[...document.querySelectorAll('.chart-view')].map(e => e.dataset.renderedAt)")
-        p.locator("label[for^='__palette']:visible").first.click()
-        p.wait_for_function("""old => [...document.querySelectorAll('.chart-view')].every((e, i) =>
-                               e.dataset.rendered === '1' && e.dataset.renderedAt !== old[i])""", arg=stamps, timeout=30000)
+        switch_palette(p)
         p.evaluate(SETTLED)
         after = p.evaluate(STATE)
         assert p.evaluate("document.body.dataset.mdColorScheme") == "slate"
