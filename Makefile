@@ -17,7 +17,7 @@ MAKEFLAGS += --jobs=2
 # the cores idled (pytest 14 min 49 s on 2 cores), with two they stay busy (12 min 43 s)
 WORKERS := $(shell echo $$(( $$(nproc) * 2 )))
 
-.PHONY: site test check data check-data reproduce timings serve live bench assets browser build offline pdf clean
+.PHONY: site test check data check-data reproduce lock timings serve live bench assets browser build offline pdf clean
 
 ## site: everything a reader gets — data, offline copy, PDFs, then site/ linking to them
 site: data offline pdf
@@ -32,11 +32,16 @@ test: site browser
 check: $(VENV) $(VENDOR)
 	$(PY) -m pytest -q -n 2 -m "not browser and not site and not slow" tests
 
-$(VENV): requirements.txt pyproject.toml
+$(VENV): requirements.txt requirements.lock pyproject.toml
 	python3 -m venv .venv
-	# pip writes the packages' bytecode one file at a time (torch's thousands: 123 s → 83 s of set-up on 2 cores
-	# without it); compileall writes the same files on every core. Its errors are ignored, as pip ignores them
-	# (torch ships a test file in Python 3.12 syntax)
+	# one pip unpacks on one core, and torch brings 3 GB of wheels: the lock's odd and even lines (heaviest first)
+	# install side by side (56 → 34 s on 2 cores); a half that fails only costs time, as requirements.txt itself
+	# installs next whatever is missing (tools/lock_requirements.py). pip writes the packages' bytecode one file
+	# at a time (torch's thousands: 123 s → 83 s of set-up without it); compileall writes the same files on every
+	# core. Its errors are ignored, as pip ignores them (torch ships a test file in Python 3.12 syntax)
+	for half in 1 2; do .venv/bin/pip install -q --disable-pip-version-check --no-compile --no-deps \
+	  -r <(grep -v '^#' requirements.lock | sed -n "$$half~2p") || echo "requirements.lock: half $$half failed" & \
+	  done; wait
 	.venv/bin/pip install -q --disable-pip-version-check --no-compile -r requirements.txt
 	.venv/bin/python -m compileall -qq -j 0 .venv/lib || true
 	# the repository itself, editable: MkDocs finds the course plugin by its entry point (pyproject.toml)
@@ -61,6 +66,10 @@ assets: $(VENDOR) $(VEGA_BUNDLE)
 ## data: recompute what changed in generated/ (FORCE=1 recomputes everything)
 data: $(VENV) $(VENDOR) $(VEGA_BUNDLE)
 	$(PY) -m scripts.run $(if $(FORCE),--force)
+
+## lock: pin every distribution requirements.txt installs (requirements.lock, heaviest first); after changing it
+lock: $(VENV)
+	$(PY) -m tools.lock_requirements
 
 ## timings: re-measure generated/timings/ (machine-dependent; `make data` never does)
 timings: $(VENV) $(VENDOR)

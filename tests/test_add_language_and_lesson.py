@@ -25,7 +25,8 @@ NEW, LESSON, BARE, SECTION = "xx", "third-lesson", "bare-lesson", "one-idea"
 NUMERALS = "٠١٢٣٤٥٦٧٨٩"  # Arabic-Indic: none of the existing languages writes with them
 COPIED = ("docs", "course_build", "scripts", "generated", "overrides", "tests", "tools", ".github")
 # what `make check`'s tier reads beside the folders (the README and Makefile tests, the package's metadata)
-FILES = ("mkdocs.yml", "package.json", "pyproject.toml", "README.md", "Makefile", "requirements.txt")
+FILES = ("mkdocs.yml", "package.json", "pyproject.toml", "README.md", "Makefile", "requirements.txt",
+         "requirements.lock")
 
 
 def run(proj: Path, *cmd: str) -> subprocess.CompletedProcess:
