@@ -166,9 +166,10 @@ def test_strict_build_publishes_the_language_and_both_lessons(proj, charts):
 
 def test_the_everyday_tier_passes_with_them(proj, charts):
     """`make check`'s tier in the copy: every test about languages and lessons (parity, the course model, the
-    registry, strings, formatting…) holds for the added language and both lessons."""
+    registry, strings, formatting…) holds for the added language and both lessons. Left out: the tiny models'
+    forward pass in JavaScript against torch, which reads no language and no lesson (half of the tier's time)."""
     assert charts.returncode == 0, "the copy's charts did not build (test_charts_build_for_the_new_language)"
     out = run(proj, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not browser and not site and not slow",
-              "tests")
+              "--ignore", "tests/test_tiny_models.py", "tests")
     assert out.returncode == 0, out.stdout[-4000:]
     assert re.search(r"\d+ passed", out.stdout)
