@@ -31,7 +31,7 @@ from mkdocs.utils import get_relative_url
 
 ROOT = Path(__file__).resolve().parent.parent
 from scripts.common import course, numfmt
-from scripts.common.i18n import strings
+from course_build.texts import strings
 
 SLOT = '<div class="chapter-sections" data-sections-slot></div>'
 OWN_LINE = re.compile(r"^\{\{\s*sections\s*\}\}[ \t]*$", re.M)

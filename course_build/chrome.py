@@ -30,7 +30,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
 from scripts.common import course  # the languages and the nav's pages, declared once
-from scripts.common.i18n import strings
+from course_build.texts import strings
 
 
 def check_pages(docs: Path) -> None:

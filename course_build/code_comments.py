@@ -8,7 +8,7 @@ Only those comments change: other code on the page (provenance listings) is show
 import html
 import re
 
-from scripts.common.i18n import strings
+from course_build.texts import strings
 
 COMMENT = re.compile(r'(<span class="c1">#\s*)([^<]*)(</span>)')   # a Python comment as Pygments marks it
 

@@ -24,7 +24,7 @@ from mkdocs.utils import get_relative_url
 from course_build.exercises import find_solutions
 from course_build.worker_shim import offline_build
 from scripts.common.jsonio import write_if_changed
-from scripts.common.i18n import strings
+from course_build.texts import strings
 
 _solutions: dict[str, dict[str, str]] = {}  # script path → {exercise element id: body HTML}, written by on_post_build
 

@@ -28,7 +28,8 @@ from mkdocs.utils import get_relative_url
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "generated" / "data" / "exercises.json"
-from scripts.common import course, i18n, numfmt
+from course_build.texts import strings
+from scripts.common import course, numfmt
 
 EXERCISE = re.compile(r"^[ \t]*\{\{\s*exercise\s*:\s*(?P<id>[^}\s]+)\s*\}\}[ \t]*$", re.M)
 SCRIPT = "assets/js/exercises.js"
@@ -70,7 +71,7 @@ def exercises_data() -> dict:
 
 
 def words(lang: str) -> dict:
-    out = i18n.strings(lang).get("exercises")
+    out = strings(lang).get("exercises")
     if not out or "ui" not in out or "items" not in out:
         raise PluginError(f"scripts/i18n/{lang}/exercises.yml needs exercises.ui and exercises.items")
     return out
@@ -157,7 +158,7 @@ def exercise_md(ex_id: str, n: int, data: dict, w: dict, lang: str, where: str) 
         raise PluginError(f"{where}: exercise {ex_id!r} has unknown kind {kind!r}; use number, choice or derivation")
     if kind != "derivation":
         said = {k: ui[k] for k in ("right", "close", "not_yet", "not_yet_hint", "unreadable", "choose_first")}
-        said["solved"] = i18n.strings(lang)["ui"]["progress"]["solved"]  # the mark of one answered right before
+        said["solved"] = strings(lang)["ui"]["progress"]["solved"]  # the mark of one answered right before
         attrs += f' data-ui="{html.escape(json.dumps(said, ensure_ascii=False))}"'
         attrs += f' data-read="{html.escape(json.dumps(course.number_reading(), ensure_ascii=False))}"'
         if not text.get("hint"):

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 from course_build import refparse
 from course_build.bidi import isolate_formulas  # √d stays √d in a Persian promise
 from scripts.common import course, numfmt
-from scripts.common.i18n import strings
+from course_build.texts import strings
 
 SLOT = '<div class="lesson-cards" data-lessons-slot></div>'
 OWN_LINE = re.compile(r"^\{\{\s*lessons\s*\}\}[ \t]*$", re.M)

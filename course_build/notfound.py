@@ -15,7 +15,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
 from scripts.common import course
-from scripts.common.i18n import strings
+from course_build.texts import strings
 
 MATERIAL_HEADING = "<h1>404 - Not found</h1>"
 _pages: dict[str, str] = {}  # language -> its 404 page, gathered over static-i18n's per-language builds

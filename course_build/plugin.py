@@ -20,7 +20,7 @@ from importlib import import_module
 
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from course_build import datapath, provenance, refs
+from course_build import datapath, provenance, refs, texts
 from scripts.common import course
 
 STAGES = (
@@ -46,8 +46,8 @@ STAGES = (
 )
 
 # readers that cache what they read from generated/, scripts/i18n/ or docs/: cleared per build
-READERS = (refs.strings, datapath.dataset, provenance.seeds, provenance.libraries, provenance.title,
-           provenance._tree, provenance._files,
+READERS = (texts.strings, datapath.dataset, provenance.seeds, provenance.libraries, provenance.title,
+           provenance._tree, provenance._files, provenance._imports, provenance._file_seeds,
            course.languages, course.pages, course.lessons, course.sections, course._files)
 
 

@@ -18,7 +18,7 @@ import re
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-from scripts.common.i18n import strings
+from course_build.texts import strings
 
 SAY = re.compile(r"\{\{\s*say:\s*([\w-]+)\s*\}\}")
 WAYS = ("hover", "tap", "print")

@@ -33,18 +33,25 @@ def _tree(path: Path) -> ast.Module:
     return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
 
 
-def _project_imports(path: Path, seen: set[Path]) -> None:
+@lru_cache(maxsize=None)
+def _imports(path: Path) -> tuple[tuple[str, int], ...]:
+    """(module, level) of every import in a file, `from a import b` also as a.b; walked once per file, not once
+    per experiment that imports it."""
+    out = []
     for node in ast.walk(_tree(path)):
-        mods = []
         if isinstance(node, ast.ImportFrom) and node.module:
-            mods = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            out += [(node.module, node.level)] + [(f"{node.module}.{a.name}", node.level) for a in node.names]
         elif isinstance(node, ast.Import):
-            mods = [a.name for a in node.names]
-        for mod in mods:
-            dep = ROOT / (mod.replace(".", "/") + ".py")
-            if mod.startswith("scripts.") and dep.exists() and dep not in seen:
-                seen.add(dep)
-                _project_imports(dep, seen)
+            out += [(a.name, 0) for a in node.names]
+    return tuple(out)
+
+
+def _project_imports(path: Path, seen: set[Path]) -> None:
+    for mod, _ in _imports(path):
+        dep = ROOT / (mod.replace(".", "/") + ".py")
+        if mod.startswith("scripts.") and dep.exists() and dep not in seen:
+            seen.add(dep)
+            _project_imports(dep, seen)
 
 
 @lru_cache(maxsize=None)
@@ -72,24 +79,29 @@ def _constants(tree: ast.Module) -> dict[str, str]:
 
 
 @lru_cache(maxsize=None)
+def _file_seeds(path: Path) -> tuple[tuple[str, str], ...]:
+    """seeds() of one file, read once per file."""
+    tree = _tree(path)
+    consts = _constants(tree)
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        fn = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if fn not in SEED_CALLS or not node.args:
+            continue
+        used = sorted({n.id for a in node.args for n in ast.walk(a) if isinstance(n, ast.Name) and n.id in consts})
+        note = "  # " + ", ".join(f"{n} = {consts[n]}" for n in used) if used else ""
+        item = (str(path.relative_to(ROOT)), ast.unparse(node) + note)
+        if item not in out:
+            out.append(item)
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
 def seeds(name: str) -> tuple[tuple[str, str], ...]:
     """(file, call) for every seeding call, e.g. ('scripts/experiments/sa_heads.py', 'torch.manual_seed(SEED)  # SEED = 4')."""
-    out = []
-    for path in _files(name):
-        tree = _tree(path)
-        consts = _constants(tree)
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call):
-                continue
-            fn = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-            if fn not in SEED_CALLS or not node.args:
-                continue
-            used = sorted({n.id for a in node.args for n in ast.walk(a) if isinstance(n, ast.Name) and n.id in consts})
-            note = "  # " + ", ".join(f"{n} = {consts[n]}" for n in used) if used else ""
-            item = (str(path.relative_to(ROOT)), ast.unparse(node) + note)
-            if item not in out:
-                out.append(item)
-    return tuple(out)
+    return tuple(item for path in _files(name) for item in _file_seeds(path))
 
 
 @lru_cache(maxsize=None)
@@ -100,20 +112,22 @@ def _distributions() -> dict:
 
 
 @lru_cache(maxsize=None)
+def _version(dist: str) -> str:
+    return md.version(dist)
+
+
+@lru_cache(maxsize=None)
 def libraries(name: str) -> tuple[str, ...]:
     """'numpy 2.3.1', 'torch 2.14.1' … for the third-party packages the experiment's code imports."""
     dists = _distributions()
     found = set()
     for path in _files(name):
-        for node in ast.walk(_tree(path)):
-            mods = [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else \
-                [a.name for a in node.names] if isinstance(node, ast.Import) else []
-            for mod in mods:
-                top = mod.split(".")[0]
-                if (ROOT / top).is_dir():  # the course's own code (installed editable), not a library
-                    continue
-                for dist in dists.get(top, []):
-                    found.add(f"{dist} {md.version(dist)}")
+        for mod, level in _imports(path):
+            top = mod.split(".")[0]
+            if level or (ROOT / top).is_dir():  # the course's own code (installed editable), not a library
+                continue
+            for dist in dists.get(top, []):
+                found.add(f"{dist} {_version(dist)}")
     return (f"Python {platform.python_version()}", *sorted(found, key=str.lower))
 
 

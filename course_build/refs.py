@@ -20,7 +20,6 @@ import html
 import json
 import re
 import shutil
-from functools import lru_cache
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -34,9 +33,10 @@ from course_build.chart_scripts import room, spec_key, spec_script
 from course_build.datapath import lookup, records, row_selector  # where a reference's number lives
 from course_build.code_listings import listing_marks
 from course_build.bidi import isolate_formulas  # √d stays √d in Persian captions and headers
+from course_build.texts import strings  # the language's strings, read once a build
 from course_build.worker_shim import not_here_note, offline_build
 from scripts.charts import _palette  # series colours per scheme
-from scripts.common import course, dates, fonts, i18n, numfmt  # numfmt: the one place numbers get their language
+from scripts.common import course, dates, fonts, numfmt  # numfmt: the one place numbers get their language
 
 SLOT = re.compile(r'<div class="chart-slot" data-chart="([\w-]+)"></div>')
 # Tables are numbered per lesson, in page order, once Markdown has made them (data tables and tables
@@ -54,11 +54,6 @@ def page_lang(config) -> str:
         raise PluginError(f"language {lang!r} is not in the course model: declare it in mkdocs.yml (i18n "
                           f"languages) and scripts/i18n/{lang}/language.yml")
     return lang
-
-
-@lru_cache(maxsize=None)
-def strings(lang: str) -> dict:
-    return i18n.strings(lang)
 
 
 def fmt(value, spec: str, where: str, ref: str, lang: str) -> str:

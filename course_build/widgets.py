@@ -31,7 +31,7 @@ from mkdocs.utils import get_relative_url
 
 from course_build import datapath
 from scripts.common import course, numfmt
-from scripts.common.i18n import strings
+from course_build.texts import strings
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDGET = re.compile(r"^\{\{\s*widget:\s*([\w-]+)\s*\}\}\s*$", re.M)
