@@ -247,14 +247,21 @@ def test_theme_switch_keeps_every_chosen_value(light, base_url, lang):
             box = s.bounding_box()
             p.mouse.click(box["x"] + box["width"] * 0.77, box["y"] + box["height"] / 2)
             worked["range"] += 1
+        # each choice drawn before the next, at a reader's pace (a choice may load the rows it shows, charts.js
+        # rowsOnDemand): in one clean-clone run, a radio clicked while the earlier choices were still being drawn
+        # kept its old state (Playwright: "did not change its state"; not reproduced alone, nor under load)
+        p.evaluate(SETTLED)
         for radio in p.locator("figure.chart .vega-bind-radio").all():   # every radio group to its last option
             radio.locator("input").last.check()
+            p.evaluate(SETTLED)
             worked["radio"] += 1
         for box in p.locator("figure.chart .vega-bind input[type=checkbox]").all():
             box.set_checked(not box.is_checked())
+            p.evaluate(SETTLED)
             worked["checkbox"] += 1
         for sel in p.locator("figure.chart .vega-bind select").all():   # every select to its last option
             sel.select_option(index=sel.locator("option").count() - 1)
+            p.evaluate(SETTLED)
             worked["select"] += 1
         hover = [c for c in _charts_on(page) if '_store"' in _chart_spec(c)]
         for chart in hover:                                     # a persistent hover pick (canvas or SVG on screen)
