@@ -2,6 +2,7 @@
 SHELL := /bin/bash
 PY := .venv/bin/python
 VENV := .venv/.installed
+PYC := .venv/.compiled
 NODE := node_modules/.package-lock.json
 VENDOR := overrides/assets/vendor/.copied
 VEGA_BUNDLE := overrides/assets/vendor/vega/vega-course.min.js
@@ -25,27 +26,32 @@ site: data offline pdf
 	@echo "site: site/ (offline archive and PDFs in site/downloads/)"
 
 ## test: the whole suite (builds what it needs, installs Debian's chromium when missing), two workers per core
-test: site browser
+test: site browser $(PYC)
 	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder tests
 
 ## check: the everyday tier, no browser, no built site, no subprocess build (tests/conftest.py: tiers)
-check: $(VENV) $(VENDOR)
+check: $(PYC) $(VENDOR)
 	$(PY) -m pytest -q -n 2 -m "not browser and not site and not slow" tests
 
 $(VENV): requirements.txt requirements.lock pyproject.toml
 	python3 -m venv .venv
 	# one pip unpacks on one core, and torch brings 3 GB of wheels: the lock's odd and even lines (heaviest first)
 	# install side by side (56 → 34 s on 2 cores); a half that fails only costs time, as requirements.txt itself
-	# installs next whatever is missing (tools/lock_requirements.py). pip writes the packages' bytecode one file
-	# at a time (torch's thousands: 123 s → 83 s of set-up without it); compileall writes the same files on every
-	# core. Its errors are ignored, as pip ignores them (torch ships a test file in Python 3.12 syntax)
+	# installs next whatever is missing (tools/lock_requirements.py). The bytecode: the step below
 	for half in 1 2; do .venv/bin/pip install -q --disable-pip-version-check --no-compile --no-deps \
 	  -r <(grep -v '^#' requirements.lock | sed -n "$$half~2p") || echo "requirements.lock: half $$half failed" & \
 	  done; wait
 	.venv/bin/pip install -q --disable-pip-version-check --no-compile -r requirements.txt
-	.venv/bin/python -m compileall -qq -j 0 .venv/lib || true
 	# the repository itself, editable: MkDocs finds the course plugin by its entry point (pyproject.toml)
 	.venv/bin/pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
+	touch $@
+
+# pip writes the packages' bytecode one file at a time (torch's thousands: 123 s → 83 s of set-up without it);
+# compileall writes the same files on every core, beside the first site steps (which import no torch and
+# compile what they import as they go): the tests and the PDFs wait for it. Its errors are ignored, as pip
+# ignores them (torch ships a test file in Python 3.12 syntax)
+$(PYC): $(VENV)
+	$(PY) -m compileall -qq -j 0 .venv/lib || true
 	touch $@
 
 $(NODE): package.json package-lock.json
@@ -90,7 +96,7 @@ build: data
 offline: data
 	$(PY) -m tools.offline_copy $(if $(FORCE),--force)
 
-pdf: offline browser
+pdf: offline browser $(PYC)
 	$(PY) -m tools.pdf $(if $(FORCE),--force)
 
 ## serve: preview on 127.0.0.1 under site_url's path, as GitHub Pages serves it
