@@ -352,6 +352,15 @@ def shared_page(context, base_url):
         p.close()
 
 
+def assert_fits_the_screen(p, selector: str, width: int) -> None:
+    """Nothing inside `selector` sticks out of a `width`-px screen, and the page does not scroll sideways."""
+    wide = p.evaluate("""s => [...document.querySelectorAll(s + ' *')]
+        .filter(e => { const r = e.getBoundingClientRect(); return r.right > innerWidth + 1 || r.left < -1; })
+        .map(e => e.className || e.tagName)""", selector)
+    assert not wide, f"{selector}: past the screen's edge: {wide}"
+    assert p.evaluate("document.documentElement.scrollWidth") <= width
+
+
 # JS helpers for browser tests: a chart's Vega view, and the items of the marks whose name starts with a prefix
 VIEW = "(id) => window.courseCharts.views.get(document.querySelector('#chart-' + id + ' .chart-view')).view"
 ITEMS = """([id, prefix]) => {

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import LANGS, open_page
+from conftest import LANGS, assert_fits_the_screen, open_page
 from tools.browser import NEXT_FRAME
 from scripts.common import weights
 from scripts.common.i18n import strings
@@ -135,9 +135,5 @@ def test_fits_a_390px_phone_and_draws_by_touch(browser, base_url, lang):
     touch_ring(p)
     p.wait_for_function(f"() => ({STATE})().grid.reduce((a, b) => a + b) > 100")
     p.wait_for_function(f"() => document.querySelector('{WIDGET} .widget-view').dataset.prediction === 'ring'")
-    wide = p.evaluate(f"""() => [...document.querySelectorAll('{WIDGET} *')]
-        .filter(e => {{ const r = e.getBoundingClientRect(); return r.right > innerWidth + 1 || r.left < -1; }})
-        .map(e => e.className || e.tagName)""")
-    assert not wide, wide
-    assert p.evaluate("() => document.documentElement.scrollWidth") <= 390
+    assert_fits_the_screen(p, WIDGET, 390)
     ctx.close()
