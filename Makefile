@@ -36,7 +36,7 @@ check: $(PYC) $(VENDOR)
 $(VENV): requirements.txt requirements.lock pyproject.toml
 	python3 -m venv .venv
 	# one pip unpacks on one core, and torch brings 3 GB of wheels: the lock's odd and even lines (heaviest first)
-	# install side by side (56 → 34 s on 2 cores); a half that fails only costs time, as requirements.txt itself
+	# install side by side (56 → 35 s on 2 cores); a half that fails only costs time, as requirements.txt itself
 	# installs next whatever is missing (tools/lock_requirements.py). The bytecode: the step below
 	for half in 1 2; do .venv/bin/pip install -q --disable-pip-version-check --no-compile --no-deps \
 	  -r <(grep -v '^#' requirements.lock | sed -n "$$half~2p") || echo "requirements.lock: half $$half failed" & \

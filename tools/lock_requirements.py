@@ -43,12 +43,13 @@ def lines(items: list[dict]) -> list[str]:
 
 
 def main() -> int:
-    text = HEADER + "".join(f"{line}\n" for line in lines(resolved()))
+    pins = lines(resolved())
+    text = HEADER + "".join(f"{line}\n" for line in pins)
     if LOCK.exists() and LOCK.read_text(encoding="utf-8") == text:
         print(f"{LOCK.name}: unchanged")
     else:
         LOCK.write_text(text, encoding="utf-8")
-        print(f"{LOCK.name}: written ({text.count(chr(10)) - HEADER.count(chr(10))} distributions)")
+        print(f"{LOCK.name}: written ({len(pins)} distributions)")
     return 0
 
 
