@@ -25,8 +25,12 @@ STATE = f"() => document.querySelector('{WIDGET} .widget-view').courseState"
 
 
 def ready(p):
+    """The widget started and its first drawing computed: draw-shape.js computes (and sets courseState) in the
+    frame after it starts, so a test reading the state as soon as `data-ready` is set could read nothing (a flake
+    under load)."""
     p.locator(WIDGET).scroll_into_view_if_needed()
-    p.wait_for_function(f"() => document.querySelector('{WIDGET}').dataset.ready === '1'", timeout=30000)
+    p.wait_for_function(f"() => document.querySelector('{WIDGET}').dataset.ready === '1' && !!({STATE})()",
+                        timeout=30000)
 
 
 def torch_model():
