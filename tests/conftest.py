@@ -197,6 +197,22 @@ def context(browser):
     ctx.close()
 
 
+@pytest.fixture(scope="module")
+def sized(browser):
+    """sized(width): a context of that viewport width (900 px high), one per width for the test module. A test opens
+    its page in it and closes it; the next test's page then reuses the tab (conftest.reused_tab): a new context
+    and tab per test cost a page load twice (0.50 against 0.29 CPU-s a chapter page here)."""
+    made = {}
+
+    def get(width: int):
+        if width not in made:
+            made[width] = browser.new_context(viewport={"width": width, "height": 900})
+        return made[width]
+    yield get
+    for ctx in made.values():
+        ctx.close()
+
+
 @pytest.fixture(scope="session")
 def offline_copy(site_dir, tmp_path_factory) -> Path:
     """The offline archive as a reader gets it: unzipped (once per session) into a temporary folder."""
@@ -406,7 +422,7 @@ MARK_CENTRE = """([id, prefix, test]) => {
 # `make check` runs what needs neither a browser, nor a built site, nor a slow subprocess (marked
 # `slow` where it is defined); `make test` runs everything. The marks come from the fixtures a test uses,
 # so a new browser or site test lands in its tier without being marked.
-BROWSER_FIXTURES = {"browser", "context", "shared_page"}
+BROWSER_FIXTURES = {"browser", "context", "shared_page", "sized"}
 SITE_FIXTURES = {"site_dir", "base_url", "offline_copy"}
 SLOW_FIXTURES = {"proj"}   # tests/test_pipeline.py: a copy of the project that scripts.run recomputes in a subprocess
 

@@ -29,14 +29,13 @@ HEIGHTS = f"""async (id) => {{
 
 @pytest.mark.parametrize("width", [390, 1280])
 @pytest.mark.parametrize("lang", LANGS)
-def test_alignment_height_stable_across_sentences(browser, base_url, lang, width):
-    ctx = browser.new_context(viewport={"width": width, "height": 900})
+def test_alignment_height_stable_across_sentences(sized, base_url, lang, width):
+    p = open_page(sized(width), base_url, lang, page_with_chart(CHART))
     try:
-        p = open_page(ctx, base_url, lang, page_with_chart(CHART))
         p.locator(f"#chart-{CHART}").scroll_into_view_if_needed()
         seen = p.evaluate(HEIGHTS, CHART)
     finally:
-        ctx.close()
+        p.close()
     assert len(seen) > 2, f"{lang}: the chart's list offers no sentence to switch to"
     first = seen[0]
     moved = [f"{s['option']}: height {s['height']:.0f} (first {first['height']:.0f}), "

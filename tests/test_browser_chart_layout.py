@@ -13,13 +13,12 @@ CHARTS = ("sqrt_scaling", "sa_heads", "ca_learned_alignment", "sc_cache_calculat
 @pytest.mark.parametrize("width", [390, 1280])
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("chart", CHARTS)
-def test_chart_text_apart_and_inside(browser, base_url, chart, lang, width):
-    ctx = browser.new_context(viewport={"width": width, "height": 900})
+def test_chart_text_apart_and_inside(sized, base_url, chart, lang, width):
+    p = open_page(sized(width), base_url, lang, page_with_chart(chart))
     try:
-        p = open_page(ctx, base_url, lang, page_with_chart(chart))
         faults = [f for f in p.evaluate(TEXT_FAULTS) if f.startswith(chart + ":") or f.startswith(chart + " [")]
     finally:
-        ctx.close()
+        p.close()
     assert not faults, f"{lang}/{chart} at {width} px: {len(faults)} text faults: {faults[:8]}"
 
 
@@ -47,13 +46,12 @@ CLEARANCE = """([id, gap]) => {
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("chart", CHARTS)
-def test_phone_labels_keep_clear(browser, base_url, chart, lang):
-    ctx = browser.new_context(viewport={"width": 390, "height": 900})
+def test_phone_labels_keep_clear(sized, base_url, chart, lang):
+    p = open_page(sized(390), base_url, lang, page_with_chart(chart))
     try:
-        p = open_page(ctx, base_url, lang, page_with_chart(chart))
         faults = p.evaluate(CLEARANCE, [chart, GAP])
     finally:
-        ctx.close()
+        p.close()
     assert not faults, f"{lang}/{chart} at 390 px: {faults[:8]}"
 
 
@@ -83,11 +81,10 @@ HEADERS = """async (id) => {
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_alignment_headers_level_and_clear_of_cells(browser, base_url, lang):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+def test_alignment_headers_level_and_clear_of_cells(sized, base_url, lang):
+    p = open_page(sized(1280), base_url, lang, page_with_chart("ca_learned_alignment"))
     try:
-        p = open_page(ctx, base_url, lang, page_with_chart("ca_learned_alignment"))
         faults = p.evaluate(HEADERS, "ca_learned_alignment")
     finally:
-        ctx.close()
+        p.close()
     assert not faults, f"{lang}: {faults[:8]}"

@@ -98,13 +98,12 @@ def test_chart_numbers_use_the_page_numerals(context, base_url, lang, page):
 @pytest.mark.parametrize("width", [390, 1280])
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", course.lessons())
-def test_chart_text_stays_inside_its_chart_and_apart(browser, base_url, lang, page, width):
-    ctx = browser.new_context(viewport={"width": width, "height": 900})
+def test_chart_text_stays_inside_its_chart_and_apart(sized, base_url, lang, page, width):
+    p = open_page(sized(width), base_url, lang, page)
     try:
-        p = open_page(ctx, base_url, lang, page)
         faults = p.evaluate(TEXT_FAULTS)
     finally:
-        ctx.close()
+        p.close()
     assert not faults, f"{lang}/{page} at {width} px: {len(faults)} text faults: {faults[:8]}"
 
 

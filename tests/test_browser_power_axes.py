@@ -102,14 +102,13 @@ def faults(found: dict, lang) -> list[str]:
 @pytest.mark.parametrize("width", [390, 1280])
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("chart", sorted(LOG_CHARTS))
-def test_log_axis_labels_one_text_inside_and_apart(browser, base_url, chart, lang, width):
-    ctx = browser.new_context(viewport={"width": width, "height": 900})
+def test_log_axis_labels_one_text_inside_and_apart(sized, base_url, chart, lang, width):
+    p = open_page(sized(width), base_url, lang, page_with_chart(chart))
     try:
-        p = open_page(ctx, base_url, lang, page_with_chart(chart))
         p.locator(f"#chart-{chart}").scroll_into_view_if_needed()
         found = p.evaluate(LABELS, [chart, sorted(LOG_CHARTS[chart])])
     finally:
-        ctx.close()
+        p.close()
     assert found["labels"], f"{lang}/{chart}: no label on its log axes"
     bad = faults(found, course.language(lang))
     assert not bad, f"{lang}/{chart} at {width} px: {bad[:8]}"

@@ -46,15 +46,14 @@ def test_subset_covers_the_charts_with_the_pinned_glyphs(site_dir, family):
 
 @pytest.mark.parametrize("lang", CHART_ONLY_LANGS)
 @pytest.mark.parametrize("lesson", SVG_CHART_PAGES)  # the text an SVG chart draws (a canvas keeps no text to read)
-def test_every_drawn_chart_character_is_in_the_served_font(browser, base_url, site_dir, lang, lesson):
+def test_every_drawn_chart_character_is_in_the_served_font(sized, base_url, site_dir, lang, lesson):
     family = course.language(lang).font["chart"]
     faces = served(site_dir, family)
     full = TTFont(str(fonts.files(family)[0])).getBestCmap()
     covered = set.intersection(*(set(f.getBestCmap()) for f in faces.values()))
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    p = open_page(ctx, base_url, lang, lesson)
+    p = open_page(sized(1280), base_url, lang, lesson)
     drawn = p.evaluate("[...document.querySelectorAll('.chart-view svg text')].map(t => t.textContent).join('')")
-    ctx.close()
+    p.close()
     assert drawn, f"{lang}/{lesson}: no chart text drawn"
     missing = sorted({c for c in drawn if ord(c) in full and ord(c) not in covered})
     assert not missing, f"{lang}/{lesson}: charts draw {missing} that the served {family} subset lacks"
