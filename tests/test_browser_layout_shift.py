@@ -51,11 +51,11 @@ def test_late_scripts_move_nothing_on_the_first_screen(browser, base_url, lang):
     # a routed context keeps no file between pages: every page asks for its late scripts again
     ctx.route(LATE, hold)
     moved, unheld, filled = [], [], 0
+    p = ctx.new_page()  # one tab for every page: a new tab per page cost each page load twice
     try:
         for page in sorted(set(CHART_PAGES) | set(LESSONS)):
             held.clear()
             holding[0] = True
-            p = ctx.new_page()
             p.goto(page_url(base_url, lang, page), wait_until="commit")
             p.wait_for_function(PAINTED, timeout=30000)
             for _ in range(2):
@@ -80,7 +80,6 @@ def test_late_scripts_move_nothing_on_the_first_screen(browser, base_url, lang):
             if total >= BUDGET:
                 moved.append(f"{lang}/{page}: {total:.3f} " + "; ".join(
                     f"{s['value']:.3f} ({', '.join(s['sources'])})" for s in shifts))
-            p.close()
     finally:
         ctx.close()
     assert filled, "no page holds a chart or a progress box on its first screen: the test shows nothing"
