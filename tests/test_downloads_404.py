@@ -83,19 +83,33 @@ def download_text(site: Path, lang: str) -> str:
     return m.group(1)
 
 
-@pytest.mark.slow  # a build in a subprocess, or a training: make test only
-def test_download_sizes_and_pages_come_from_the_files(tmp_path):
-    from scripts.common import numfmt
-    proj = project(tmp_path / "proj")
-    lang = languages()[0]  # a recorded size or page count is ignored: the file says
+def test_a_listed_size_or_page_count_is_ignored(tmp_path, monkeypatch):
+    """What a page says of a download (course_build/refs.py reads downloads.item) is read from the file itself:
+    a size and a page count written into the list are not believed."""
+    from course_build import downloads
+    proj = tmp_path / "proj"
+    lang = languages()[0]
     folder = make_downloads(proj, {f"pdf-{lang}": {"file": f"attention-course-{lang}.pdf", "bytes": 1, "pages": 99}})
-    proc = build(proj, tmp_path / "site", REQUIRE_DOWNLOADS="1")
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    monkeypatch.setattr(downloads, "ROOT", proj)
+    monkeypatch.setattr(downloads, "DOWNLOADS", folder)
+    monkeypatch.setattr(downloads, "INDEX", folder / "downloads.json")
+    item = downloads.item(f"pdf-{lang}")
+    assert item["pages"] == 3 and item["bytes"] == (folder / f"attention-course-{lang}.pdf").stat().st_size, item
+
+
+def test_the_home_page_gives_the_published_pdfs_own_page_counts(site_dir):
+    """The site as `make site` publishes it (no build of its own: the one above is a unit of it): each home page
+    gives its PDF's page count as the published file has it, and the published files are the ones made in
+    build/downloads/."""
+    from course_build.downloads import pdf_pages
+    from scripts.common import numfmt
     for lang in languages():
-        text = download_text(tmp_path / "site", lang)
-        assert numfmt.fmt(3, "d", lang) in text and numfmt.fmt(99, "d", lang) not in text, text
-        assert (tmp_path / "site/downloads" / f"attention-course-{lang}.pdf").read_bytes() == \
-            (folder / f"attention-course-{lang}.pdf").read_bytes()
+        pdf = site_dir / "downloads" / f"attention-course-{lang}.pdf"
+        pages = pdf_pages(pdf)
+        said = download_text(site_dir, lang)
+        assert re.search(rf"(?<!\d){re.escape(numfmt.fmt(pages, 'd', lang))}(?!\d)", said), \
+            f"{lang}: the home page does not say {pages} pages: {said!r}"
+        assert pdf.read_bytes() == (ROOT / "build" / "downloads" / pdf.name).read_bytes()
 
 
 @pytest.mark.slow  # a build in a subprocess, or a training: make test only
