@@ -352,16 +352,23 @@ def open_page(context, where, lang, page, *, init_script=None, only_this_site=Fa
 
 
 @pytest.fixture(scope="module")
-def shared_page(context, base_url):
+def shared_page(request, context, base_url):
     """Served pages opened once per test module and kept open, for tests that only read a page or
     each work a chart no other test of the module reads (tests run in file order: readers first).
-    Options (open_page's keywords) are part of the key."""
-    opened = {}
+    Options (open_page's keywords) are part of the key.
+    A module whose tests run page by page (its `page` and `lang` parameters module-scoped:
+    `@pytest.mark.parametrize("page", pages(), scope="module")`, which pytest orders by) sets SHARED_PAGES = n:
+    then only the n pages used last stay open, and a page's tab goes to the next page (conftest.reused_tab)."""
+    opened = {}   # in the order of last use
+    keep = getattr(request.module, "SHARED_PAGES", None)
 
     def get(lang, page, **options):
         key = (lang, page, tuple(sorted(options.items())))
         if key not in opened:
+            while keep and len(opened) >= keep:
+                opened.pop(next(iter(opened))).close()
             opened[key] = open_page(context, base_url, lang, page, **options)
+        opened[key] = opened.pop(key)
         return opened[key]
     yield get
     for p in opened.values():

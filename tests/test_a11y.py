@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LANGS, pages, palette, ROOT, SCROLL_NEAR, SLIDER_PAGES, switch_palette
+from conftest import LANGS, pages, palette, palette_state, ROOT, SCROLL_NEAR, SLIDER_PAGES, switch_palette
 from tools.browser import CHARTS_DRAWN
 
 AXE = ROOT / "build" / "axe.min.js"
@@ -14,11 +14,26 @@ PERSIAN = re.compile(r"[\u0600-\u06ff]")
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 
 
+# The tests run page by page (their page and language parameters are module-scoped): a page is opened once, in the
+# default palette, and read by every test below before the next page; its tab then serves that page (a tab kept
+# for each of the 50 pages cost each page a new tab and held them all in memory)
+SHARED_PAGES = 2
+
+
+@pytest.fixture(scope="module")
+def context(browser, base_url):
+    """The module's pages open in the light palette, the toggle's stored choice (a stored choice in the context
+    rather than a script run in each tab, which would keep the tab from serving the next page)."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, storage_state=palette_state(base_url, "default"))
+    yield ctx
+    ctx.close()
+
+
 def load(shared_page, base_url, lang, page):
-    """A page, opened in the default palette once per module and shared by the tests below: the axe test switches
-    it to the dark palette and leaves it there (the palettes differ only in colours), the others read it (the
-    keyboard-slider test, last, moves one slider)."""
-    return shared_page(lang, page, init_script=palette("default"), timeout=20000)
+    """A page, opened in the default palette and shared by the tests below: the axe test switches it to the dark
+    palette and leaves it there (the palettes differ only in colours), the others read it (the keyboard-slider
+    test, last, moves one slider)."""
+    return shared_page(lang, page, timeout=20000)
 
 
 def switch_to(p, scheme: str) -> None:
@@ -35,8 +50,8 @@ def switch_to(p, scheme: str) -> None:
 NEAR = SCROLL_NEAR  # conftest: scrolled to, laid out
 
 @pytest.mark.parametrize("scheme", ["default", "slate"])
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page", pages())
+@pytest.mark.parametrize("lang", LANGS, scope="module")
+@pytest.mark.parametrize("page", pages(), scope="module")
 def test_axe_finds_no_violation(shared_page, base_url, lang, page, scheme):
     """Every axe rule in the light palette; in the dark one (the same page, switched) the rules about colour. The
     palettes differ only in colours (the same markup, names and order: the toggle's own label is checked in both
@@ -45,6 +60,7 @@ def test_axe_finds_no_violation(shared_page, base_url, lang, page, scheme):
     p = load(shared_page, base_url, lang, page)
     switch_to(p, scheme)
     assert p.evaluate("document.body.getAttribute('data-md-color-scheme')") == scheme
+    p.evaluate(palette("default"))  # the toggle's stored choice undone: the next page opens light
     if not p.evaluate("'axe' in window"):
         p.add_script_tag(path=str(AXE))
     only = "" if scheme == "default" else ", runOnly: {type: 'rule', values: ['color-contrast', 'link-in-text-block']}"
@@ -53,8 +69,8 @@ def test_axe_finds_no_violation(shared_page, base_url, lang, page, scheme):
     assert not result, f"{lang}/{page} ({scheme}): " + "; ".join(f"{v['id']}: {v['help']} at {v['nodes']}" for v in result)
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page", pages())
+@pytest.mark.parametrize("lang", LANGS, scope="module")
+@pytest.mark.parametrize("page", pages(), scope="module")
 def test_controls_keyboard_labelled_focus_visible(shared_page, base_url, lang, page):
     p = load(shared_page, base_url, lang, page)
     controls = p.locator(".chart-view input, .chart-view select, .chart-view button")
@@ -76,8 +92,8 @@ def test_controls_keyboard_labelled_focus_visible(shared_page, base_url, lang, p
         assert ring, f"{lang}/{page}: control {i} shows no focus ring"
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page", pages())
+@pytest.mark.parametrize("lang", LANGS, scope="module")
+@pytest.mark.parametrize("page", pages(), scope="module")
 def test_every_chart_is_named_described_and_has_a_data_table(shared_page, base_url, lang, page):
     p = load(shared_page, base_url, lang, page)
     figs = p.locator("figure.chart")
@@ -92,8 +108,8 @@ def test_every_chart_is_named_described_and_has_a_data_table(shared_page, base_u
         assert table.locator("th").count() >= 1 and table.locator("td").count() >= 1
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page", SLIDER_PAGES)
+@pytest.mark.parametrize("lang", LANGS, scope="module")
+@pytest.mark.parametrize("page", SLIDER_PAGES, scope="module")
 def test_slider_operable_with_keyboard(shared_page, base_url, lang, page):
     """Tab to a chart's slider and press an arrow key: the value and the drawing change."""
     p = load(shared_page, base_url, lang, page)
