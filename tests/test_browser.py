@@ -8,6 +8,11 @@ from tools.browser import CHARTS_DRAWN
 
 
 
+# test_page_renders_cleanly runs page by page (module-scoped parameters): the two pages used last stay open, and a
+# page's tab serves the next page (conftest.shared_page)
+SHARED_PAGES = 2
+
+
 def opened(shared_page, lang, page):
     """Each page once per module, shared: the tests below read it, and the one that moves a slider
     moves only its own chart's."""
@@ -27,8 +32,8 @@ CHART_TEXTS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page", pages())
+@pytest.mark.parametrize("lang", LANGS, scope="module")
+@pytest.mark.parametrize("page", pages(), scope="module")
 def test_page_renders_cleanly(shared_page, lang, page):
     p = opened(shared_page, lang, page)
     errors, outside = p.errors, p.outside
