@@ -249,6 +249,13 @@ def palette_state(base_url: str, scheme: str) -> dict:
                                         "localStorage": [{"name": PALETTE_KEY, "value": palette_value(scheme)}]}]}
 
 
+def palette_context(browser, base_url: str, scheme: str, **options):
+    """A desktop-sized context (1280 × 900) whose pages open in `scheme`, the toggle's stored choice: stored in the
+    context, not by a script in each tab, so its tabs stay reusable (reused_tab)."""
+    return browser.new_context(viewport={"width": 1280, "height": 900}, storage_state=palette_state(base_url, scheme),
+                               **options)
+
+
 # every chart of the page drawn again since `old` (each chart's data-rendered-at before)
 REDRAWN_SINCE = """old => [...document.querySelectorAll('.chart-view')].every((e, i) =>
     e.dataset.rendered === '1' && e.dataset.renderedAt !== old[i])"""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LANGS, pages, palette, palette_state, ROOT, SCROLL_NEAR, SLIDER_PAGES, switch_palette
+from conftest import LANGS, pages, palette, palette_context, ROOT, SCROLL_NEAR, SLIDER_PAGES, switch_palette
 from tools.browser import CHARTS_DRAWN
 
 AXE = ROOT / "build" / "axe.min.js"
@@ -22,9 +22,9 @@ SHARED_PAGES = 2
 
 @pytest.fixture(scope="module")
 def context(browser, base_url):
-    """The module's pages open in the light palette, the toggle's stored choice (a stored choice in the context
-    rather than a script run in each tab, which would keep the tab from serving the next page)."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, storage_state=palette_state(base_url, "default"))
+    """The module's pages open in the light palette (a script run in each tab would keep the tab from serving the
+    next page)."""
+    ctx = palette_context(browser, base_url, "default")
     yield ctx
     ctx.close()
 
@@ -45,6 +45,7 @@ def switch_to(p, scheme: str) -> None:
     # only when axe reads it, which then measured a colour halfway between the palettes
     p.add_style_tag(content="*, ::before, ::after { transition: none !important; }")
     switch_palette(p)
+    p.evaluate(palette("default"))  # the toggle's stored choice undone: the next page opens light
 
 
 NEAR = SCROLL_NEAR  # conftest: scrolled to, laid out
@@ -60,7 +61,6 @@ def test_axe_finds_no_violation(shared_page, base_url, lang, page, scheme):
     p = load(shared_page, base_url, lang, page)
     switch_to(p, scheme)
     assert p.evaluate("document.body.getAttribute('data-md-color-scheme')") == scheme
-    p.evaluate(palette("default"))  # the toggle's stored choice undone: the next page opens light
     if not p.evaluate("'axe' in window"):
         p.add_script_tag(path=str(AXE))
     only = "" if scheme == "default" else ", runOnly: {type: 'rule', values: ['color-contrast', 'link-in-text-block']}"

@@ -3,7 +3,7 @@ keeps 4.5:1 contrast against what is behind it (a cell it sits on, or the page) 
 the plot frame is not near-white in dark."""
 import pytest
 
-from conftest import CHART_PAGES, LANGS, open_page, palette_state, SVG_CHART_PAGES
+from conftest import CHART_PAGES, LANGS, open_page, palette_context, SVG_CHART_PAGES
 
 SCHEMES = ("default", "slate")
 
@@ -63,8 +63,7 @@ def measured(browser, base_url):
     """What the tests here read of a chart page (its SVG chart texts, its canvas chart texts, its plot frames),
     read once per language, page and scheme from the page as it loads in that scheme (the reader's stored
     choice; the switch between them is test_controls' and test_a11y's), its tab then reused for the next."""
-    contexts = {scheme: browser.new_context(viewport={"width": 1280, "height": 900},
-                                            storage_state=palette_state(base_url, scheme)) for scheme in SCHEMES}
+    contexts = {scheme: palette_context(browser, base_url, scheme) for scheme in SCHEMES}
     read = {}
 
     def get(lang, page, scheme):

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from conftest import (CHART_PAGES, LANGS, LESSON_PAGES, NEXT_FRAME, ROOT, SCROLL_NEAR, SLIDER_PAGES, open_page,
-                      page_with_chart, pages, palette, palette_state, switch_palette)
+                      page_with_chart, pages, palette, palette_context, switch_palette)
 from scripts.common import course, numfmt
 from scripts.common.i18n import strings
 from tools.browser import CHARTS_DRAWN
@@ -223,8 +223,7 @@ TEXT_FILL = """() => { const t = document.querySelector('.chart-view svg.marks t
 def light(browser, base_url):
     """A context whose pages open in the light palette (the toggle's stored choice; each page's test stores it
     again before its tab is put back for the next page, conftest.reused_tab)."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light",
-                              storage_state=palette_state(base_url, "default"))
+    ctx = palette_context(browser, base_url, "default", color_scheme="light")
     yield ctx
     ctx.close()
 
