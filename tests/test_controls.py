@@ -1,45 +1,18 @@
 """Controls and text that read right in both languages (issue 12, defects 1–5 and 7), in Debian's
 chromium: slider readouts in the page's digits and decimal sign after drag, click and keys; sliders
 that run the way their axis runs; formula fragments in their written order in Persian captions and
-headers; chosen values kept across the light/dark switch; nothing wider than a 390 px phone;
-the theme toggle, search count and download notes worded for each language."""
+headers; chosen values kept across the light/dark switch (nothing wider than a 390 px phone:
+test_browser_phone.py); the theme toggle, search count and download notes worded for each language."""
 import re
 
 import pytest
 
-from conftest import (CHART_PAGES, LANGS, LESSON_PAGES, NEXT_FRAME, ROOT, SCROLL_NEAR, SLIDER_PAGES, open_page,
-                      page_with_chart, pages, palette, palette_context, switch_palette)
+from conftest import (CHART_PAGES, LANGS, LESSON_PAGES, NEXT_FRAME, OPEN_DETAILS, ROOT, SCROLL_NEAR, SLIDER_PAGES,
+                      open_page, page_with_chart, pages, palette, palette_context, switch_palette)
 from scripts.common import course, numfmt
 from scripts.common.i18n import strings
 from tools.browser import CHARTS_DRAWN
 
-OPEN_DETAILS = """() => document.querySelectorAll('.md-typeset details').forEach(d => {
-  if (!d.closest('.vega-embed')) d.open = true; })"""
-# Elements that stick out of the viewport (and are not inside a scroll container that fits it), and
-# containers that clip their content. Off-canvas by design: Material's drawer, search and menus;
-# KaTeX's screen-reader MathML and the clipped tail of a root sign; SVG internals.
-OVERFLOW = """() => {
-  const vw = document.documentElement.clientWidth, out = [];
-  const scrolls = a => ['auto', 'scroll'].includes(getComputedStyle(a).overflowX);
-  const inScroller = el => {
-    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement)
-      if (scrolls(a)) { const r = a.getBoundingClientRect(); if (r.right <= vw + 1 && r.left >= -1) return true; }
-    return false;
-  };
-  const skip = el => (el instanceof SVGElement && !(el instanceof SVGSVGElement)) ||
-    el.closest('.md-sidebar, .md-search, .md-dialog, [hidden], .md-header__topic, .md-tooltip, .md-select, .katex-mathml, .hide-tail');
-  for (const el of document.querySelectorAll('body *')) {
-    const r = el.getBoundingClientRect();
-    if (!r.width || !r.height || skip(el)) continue;
-    const s = getComputedStyle(el);
-    if (s.visibility === 'hidden') continue;
-    const what = el.tagName + '.' + String(el.className.baseVal ?? el.className).slice(0, 30) + ' «' + (el.textContent || '').trim().slice(0, 40) + '»';
-    if ((r.right > vw + 1 || r.left < -1) && !inScroller(el)) out.push(`${what} spans ${Math.round(r.left)}..${Math.round(r.right)} px`);
-    else if (['hidden', 'clip'].includes(s.overflowX) && el.scrollWidth > el.clientWidth + 1 && el.children.length)
-      out.push(`${what} clips ${el.scrollWidth} px of content to ${el.clientWidth} px`);
-  }
-  return out;
-}"""
 VIEW = "(id) => window.courseCharts.views.get(document.querySelector('#chart-' + id + ' .chart-view')).view"
 
 
@@ -294,37 +267,6 @@ def test_theme_switch_keeps_every_chosen_value(light, base_url, lang):
         p.close()
     assert len(moved) >= 5 and picked, f"{lang}: charts with a choice {moved}, hover picks {picked}"
     assert all(worked.values()), f"{lang}: every kind of control should have been worked: {worked}"
-
-
-# ── Defect 5: phone layout ──────────────────────────────────────────────────────────────────────
-@pytest.fixture(scope="module")
-def phone(browser):
-    """A phone-wide context for the module: each test's tab is closed into the next (conftest.reused_tab)."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
-    yield ctx
-    ctx.close()
-
-
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page", pages())
-def test_nothing_is_wider_than_a_phone(phone, base_url, lang, page):
-    """At 390 px, with every data table opened, no element sticks out of the viewport or is clipped
-    (a table or formula wider than the column scrolls inside its own container)."""
-    p = open_page(phone, base_url, lang, page)
-    p.evaluate(OPEN_DETAILS)
-    p.wait_for_timeout(100)
-    bad = p.evaluate(OVERFLOW)
-    assert not bad, f"{lang}/{page} at 390 px: {bad[:8]}"
-    assert p.evaluate("document.documentElement.scrollWidth") <= 390
-    # radio options keep their circle and label on one line; Latin/Ukrainian phrases in Persian
-    # lines («Attention Is All You Need») are not broken across lines
-    for label in p.locator("figure.chart .vega-bind-radio label").all():
-        rects = label.evaluate("l => [...l.getClientRects()].length")
-        assert rects == 1, f"{lang}/{page}: radio option «{label.inner_text()}» wraps"
-    broken = p.evaluate("""() => [...document.querySelectorAll('[dir=rtl] .md-typeset bdi[lang]')]
-        .filter(b => new Set([...b.getClientRects()].map(r => Math.round(r.top))).size > 1).map(b => b.textContent)""")
-    assert not broken, f"{lang}/{page}: phrases broken across lines: {broken}"
-    p.close()
 
 
 # ── Defect 7: small text faults ─────────────────────────────────────────────────────────────────
