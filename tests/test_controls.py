@@ -8,7 +8,7 @@ import re
 import pytest
 
 from conftest import (CHART_PAGES, LANGS, LESSON_PAGES, NEXT_FRAME, OPEN_DETAILS, ROOT, SCROLL_NEAR, SLIDER_PAGES,
-                      open_page, page_with_chart, pages, palette, switch_palette)
+                      open_page, page_with_chart, pages, palette, palette_context, switch_palette)
 from scripts.common import course, numfmt
 from scripts.common.i18n import strings
 from tools.browser import CHARTS_DRAWN
@@ -23,10 +23,9 @@ def localized(text: str, lang: str) -> str:
 
 
 def shared(shared_page, lang, page):
-    """Pages opened once per module (the desktop context) and read by the tests below in file order: the slider
-    readouts move sliders, the theme switch works every control and leaves its pages dark, the tests of defect 7
-    and the root sign read, the root-sign test opens the data tables, and the last, the decimal-comma test, opens
-    them too and moves sliders after all have read. What each checks holds in any state the earlier ones leave."""
+    """Pages opened once per module for the tests of defect 7, the root sign and the decimal comma
+    (in that file order): they read, the root-sign test then opens the data tables, and the last, the
+    decimal-comma test, opens them too and moves sliders after all have read."""
     return shared_page(lang, page)
 
 
@@ -41,10 +40,10 @@ def readout(slider):
 # ── Defect 1: readouts ──────────────────────────────────────────────────────────────────────────
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", SLIDER_PAGES)
-def test_slider_readouts_stay_in_the_page_language(shared_page, lang, page):
+def test_slider_readouts_stay_in_the_page_language(context, base_url, lang, page):
     """After a drag, a click and arrow keys, every readout shows the slider's value in the page's
     digits and decimal sign, and Vega's own (Latin, point) readout stays hidden."""
-    p = shared(shared_page, lang, page)
+    p = open_page(context, base_url, lang, page)
     n = sliders(p).count()
     assert n, f"{lang}/{page}: no chart slider found"
     latin = re.compile(r"[0-9.]" if lang != "uk" else r"\.")
@@ -71,6 +70,7 @@ def test_slider_readouts_stay_in_the_page_language(shared_page, lang, page):
         assert s.get_attribute("aria-valuetext") == seen[-1][1]
         assert not s.locator("xpath=following-sibling::span[1]").is_visible(), "Vega's readout should be hidden"
     assert not p.errors, p.errors
+    p.close()
 
 
 # ── Defect 3: direction ─────────────────────────────────────────────────────────────────────────
@@ -192,8 +192,17 @@ TEXT_FILL = """() => { const t = document.querySelector('.chart-view svg.marks t
   return fill; }"""
 
 
+@pytest.fixture(scope="module")
+def light(browser, base_url):
+    """A context whose pages open in the light palette (the toggle's stored choice; each page's test stores it
+    again before its tab is put back for the next page, conftest.reused_tab)."""
+    ctx = palette_context(browser, base_url, "default", color_scheme="light")
+    yield ctx
+    ctx.close()
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_theme_switch_keeps_every_chosen_value(shared_page, lang):
+def test_theme_switch_keeps_every_chosen_value(light, base_url, lang):
     """On every chart page where a reader can choose (since the chapter split no page holds every kind of
     control, so the test goes through all of them): every slider to its upper quarter, every radio group
     to its last option, every checkbox flipped, every select to its last option, a hover pick on every
@@ -202,7 +211,7 @@ def test_theme_switch_keeps_every_chosen_value(shared_page, lang):
     moved, picked = [], []
     assert CHOICE_PAGES, "no chart page has a control or a hover pick"
     for page in CHOICE_PAGES:
-        p = shared(shared_page, lang, page)
+        p = open_page(light, base_url, lang, page)
         assert p.evaluate("document.body.dataset.mdColorScheme") == "default"
         for i in range(sliders(p).count()):                     # every slider to its upper quarter
             s = sliders(p).nth(i)
@@ -255,6 +264,7 @@ def test_theme_switch_keeps_every_chosen_value(shared_page, lang):
             assert st and all(v for v in st.values()), f"{lang}/{page}: the hover pick of {chart} should be part of the kept state"
             picked.append(chart)
         p.evaluate(palette("default"))   # the reader's choice undone: the next page opens light
+        p.close()
     assert len(moved) >= 5 and picked, f"{lang}: charts with a choice {moved}, hover picks {picked}"
     assert all(worked.values()), f"{lang}: every kind of control should have been worked: {worked}"
 
