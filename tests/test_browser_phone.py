@@ -111,7 +111,6 @@ MEASURE = """async (min) => {
 }""" % NEXT_FRAME
 
 
-
 def test_the_touch_viewport_is_coarse(shared_page):
     """The CSS of the fix keys on `(pointer: coarse)`: the emulated phone must report it."""
     p = shared_page(LANGS[0], TAP_PAGES[0])
