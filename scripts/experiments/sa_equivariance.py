@@ -96,13 +96,16 @@ def run(dtype: torch.dtype) -> dict:
 
         # corners: the same small ring top-left vs bottom-right
         tl, br, cperm = corner_images(SHAPE, seed=SEED)
-        xt = torch.tensor(embed_tokens(np.round(patches(standardize(tl)), 4), d=D), dtype=dtype)
-        xb = torch.tensor(embed_tokens(np.round(patches(standardize(br)), 4), d=D), dtype=dtype)
+        tokens_tl, tokens_br = (np.round(patches(standardize(img)), 4) for img in (tl, br))
+        xt = torch.tensor(embed_tokens(tokens_tl, d=D), dtype=dtype)
+        xb = torch.tensor(embed_tokens(tokens_br, d=D), dtype=dtype)
         pooled_t, pooled_b = attn(xt).mean(0), attn(xb).mean(0)
         with float64():
             clf = nn.Linear(D, 1).to(dtype)
         return {"x": x, "y": y, "y_conv": y_conv, "rows": rows, "sweep": sweep,
-                "moved": bool(torch.equal(xb, xt[cperm])),
+                # the claim is about the images' patches; once embedded, a row's last bits may depend on its
+                # place in the matrix product (AVX-512 OpenBLAS), which is rounding noise like the rest
+                "moved": bool(np.array_equal(tokens_br, tokens_tl[cperm])),
                 "pooled_diff_no_pe": max_err(pooled_t, pooled_b),
                 "pooled_diff_pe": max_err(attn(xt + pe).mean(0), attn(xb + pe).mean(0)),
                 "pooled_scale": float(pooled_t.abs().mean()),
