@@ -284,6 +284,25 @@ def test_corners_identical_without_pe():
     assert c["pooled_diff_pe"] > 1e-3
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("core", ["Prescott", "Haswell"])   # tools/reproduce.py's two paths
+def test_corners_claim_holds_on_every_blas_kernel(core):
+    """numpy's OpenBLAS picks its matrix-product kernels by CPU model; on some (an AMD EPYC's) a row's last bits
+    depend on its place in the product, which made the «patches moved» claim read False there (and on these two:
+    it held only on SkylakeX, the machine's that computed generated/). Each model's kernels, named in a new process
+    (OpenBLAS reads OPENBLAS_CORETYPE as it loads), give the committed corners."""
+    import os
+    import subprocess
+    import sys
+    code = ("import json; from scripts.experiments import sa_equivariance as eq; "
+            "print(json.dumps(eq.compute()['corners']))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent, check=True,
+                         capture_output=True, text=True, env=dict(os.environ, OPENBLAS_CORETYPE=core)).stdout
+    c = json.loads(out)
+    assert c["perm_is_patch_move"], f"OpenBLAS {core}: the corner images' patches are not the same patches moved"
+    assert json.loads(jsonio.dumps(c)) == committed("sa_equivariance")["corners"], f"OpenBLAS {core}: other corners"
+
+
 # --- ViT ---------------------------------------------------------------------------------------
 
 def test_vit_position_share():

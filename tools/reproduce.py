@@ -2,7 +2,7 @@
 
 torch compiles its CPU kernels once per instruction set and picks the best one the processor has; MKL and
 numpy do the same for their own routines. So one machine can stand in for others: ATEN_CPU_CAPABILITY and MKL_CBWR
-(and NPY_DISABLE_CPU_FEATURES) make this process take another CPU's path (`default` is the portable code every x86-64 runs). For each
+(and NPY_DISABLE_CPU_FEATURES, OPENBLAS_CORETYPE) make this process take another CPU's path (`default` is the portable code every x86-64 runs). For each
 path in PATHS, a copy of what the runner reads (scripts/, generated/ without its manifest, mkdocs.yml) is
 recomputed from scratch (`python -m scripts.run --force`: a lost manifest is rebuilt too), checked fresh
 (`--check`), and every file of its generated/ compared with the committed one. Timings are left out: they
@@ -31,12 +31,14 @@ ROOT = Path(__file__).resolve().parent.parent
 # name -> environment: the portable path (what a CPU without AVX2 runs) and AVX2 (most x86-64 machines;
 # this one may run AVX-512, as the machine that computed generated/ may have)
 # numpy dispatches its own SIMD kernels (float32 exp differs in the last bit between them):
-# NPY_DISABLE_CPU_FEATURES turns off the ones above each path (naming one the CPU lacks is harmless)
+# NPY_DISABLE_CPU_FEATURES turns off the ones above each path (naming one the CPU lacks is harmless);
+# numpy's OpenBLAS picks its matrix-product kernels by CPU model (OPENBLAS_CORETYPE names one): an AMD EPYC runs
+# others than an Intel AVX-512 machine, and a row's last bits there depend on its place in the product
 PATHS = {
     "portable": {"ATEN_CPU_CAPABILITY": "default", "MKL_CBWR": "COMPATIBLE",
-                 "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4 AVX512_ICL AVX512_SPR"},
+                 "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4 AVX512_ICL AVX512_SPR", "OPENBLAS_CORETYPE": "Prescott"},
     "avx2": {"ATEN_CPU_CAPABILITY": "avx2", "MKL_CBWR": "AVX2",
-             "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR"},
+             "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR", "OPENBLAS_CORETYPE": "Haswell"},
 }
 COMPARED = ("data", "models", "charts", "manifest.json")   # timings/ measure the machine: never compared
 
