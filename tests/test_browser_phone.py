@@ -6,6 +6,7 @@ a phone context of their own). The phone: 390 × 844 CSS px, touch, a mobile scr
   sentence shows its tap wording.
 - Issue 25: every chart control (radio options, checkboxes, sliders, menus, buttons and the disclosures of a chart)
   and every exercise control is at least 44×44 CSS px to a finger, on every chapter page with a chart or an exercise.
+- A computed number's source note stays whole on the screen (tests/source_notes.py).
 - Issue 12 defect 5: with every data table opened, nothing is wider than the phone or clipped (a table or formula
   wider than the column scrolls inside its own container)."""
 import re
@@ -15,6 +16,7 @@ import pytest
 from conftest import CHART_PAGES, EXERCISE_PAGES, LANGS, LESSON_PAGES, NEXT_FRAME, OPEN_DETAILS, pages
 from scripts.common import course
 from scripts.common.i18n import strings
+from source_notes import farthest_note_stays_whole
 
 SHARED_PAGES = 1
 WIDTH = 390
@@ -78,6 +80,17 @@ def test_a_touch_screen_reads_tap_not_hover(shared_page, lang, page):
     for tap in filter(None, expected):
         wording = re.sub(r"\s+", " ", tap).strip()
         assert wording in shown, f"{lang}/{page}: the tap wording «{wording}» is not shown"
+
+
+# ── Source notes (tests/source_notes.py), before the tests below scroll the page ───────────────
+NOTES = {}
+
+
+@pytest.mark.parametrize("lang", LANGS, scope="module")
+@pytest.mark.parametrize("page", LESSON_PAGES, scope="module")
+def test_a_numbers_source_note_stays_whole_on_the_screen(shared_page, lang, page):
+    """The farthest number's note, on focus and on hover, whole on a 390 px screen."""
+    NOTES[lang, page] = farthest_note_stays_whole(shared_page(lang, page), lang, page)
 
 
 # ── Targets a finger can hit ────────────────────────────────────────────────────────────────────
@@ -173,3 +186,13 @@ def test_nothing_is_wider_than_a_phone(shared_page, lang, page):
     broken = p.evaluate("""() => [...document.querySelectorAll('[dir=rtl] .md-typeset bdi[lang]')]
         .filter(b => new Set([...b.getClientRects()].map(r => Math.round(r.top))).size > 1).map(b => b.textContent)""")
     assert not broken, f"{lang}/{page}: phrases broken across lines: {broken}"
+
+
+def test_some_source_note_was_placed_away_from_the_edge(browser):
+    """No blind pass: in every language some chapter page shows a computed number, and on some page a note hung
+    from its number's start would have passed the screen's edge (the placement was put to the test)."""
+    for lang in LANGS:
+        seen = {page: v for (lg, page), v in NOTES.items() if lg == lang}
+        assert len(seen) == len(LESSON_PAGES), f"{lang}: run the whole module ({len(seen)} pages read)"
+        assert any(v is not None for v in seen.values()), f"{lang}: no chapter page shows a computed number"
+        assert any(seen.values()), f"{lang} on a phone: no number's note would pass the edge: the placement went unchecked"

@@ -62,7 +62,7 @@ FRAME_STROKES = """() => [...document.querySelectorAll('.chart-view svg.marks pa
 def measured(browser, base_url):
     """What the tests here read of a chart page (its SVG chart texts, its canvas chart texts, its plot frames),
     read once per language, page and scheme from the page as it loads in that scheme (the reader's stored
-    choice; the switch between them is test_controls' and test_a11y's), its tab then reused for the next."""
+    choice; the switch between them is test_controls' and test_browser_desktop's), its tab then reused for the next."""
     contexts = {scheme: palette_context(browser, base_url, scheme) for scheme in SCHEMES}
     read = {}
 

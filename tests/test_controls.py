@@ -1,14 +1,16 @@
 """Controls and text that read right in both languages (issue 12, defects 1–5 and 7), in Debian's
 chromium: slider readouts in the page's digits and decimal sign after drag, click and keys; sliders
-that run the way their axis runs; formula fragments in their written order in Persian captions and
-headers; chosen values kept across the light/dark switch (nothing wider than a 390 px phone:
-test_browser_phone.py); the theme toggle, search count and download notes worded for each language."""
+that run the way their axis runs; formula fragments isolated in their written order; chosen values kept
+across the light/dark switch; the theme toggle, search count and download notes worded for each language;
+the decimal comma in the static charts and the PDF. What is read on every page (no space before a comma,
+the root sign before its argument, the decimal comma on screen) is read in test_browser_desktop.py's one
+walk through the pages, and nothing wider than a 390 px phone in test_browser_phone.py's."""
 import re
 
 import pytest
 
-from conftest import (CHART_PAGES, LANGS, LESSON_PAGES, NEXT_FRAME, OPEN_DETAILS, ROOT, SCROLL_NEAR, SLIDER_PAGES,
-                      open_page, page_with_chart, pages, palette, palette_context, switch_palette)
+from conftest import (CHART_PAGES, LANGS, LESSON_PAGES, NEXT_FRAME, ROOT, SCROLL_NEAR, SLIDER_PAGES,
+                      open_page, page_with_chart, palette, palette_context, switch_palette)
 from scripts.common import course, numfmt
 from scripts.common.i18n import strings
 from tools.browser import CHARTS_DRAWN
@@ -23,9 +25,7 @@ def localized(text: str, lang: str) -> str:
 
 
 def shared(shared_page, lang, page):
-    """Pages opened once per module for the tests of defect 7, the root sign and the decimal comma
-    (in that file order): they read, the root-sign test then opens the data tables, and the last, the
-    decimal-comma test, opens them too and moves sliders after all have read."""
+    """Pages opened once per module for the tests of defect 7 (they read them)."""
     return shared_page(lang, page)
 
 
@@ -109,25 +109,7 @@ def test_sliders_run_the_way_their_axis_runs(context, base_url, lang):
     p.close()
 
 
-# ── Defect 2: formula fragments in Persian HTML text ────────────────────────────────────────────
-ORDER = """() => {
-  const out = [];
-  for (const el of document.querySelectorAll('figure.chart figcaption, figure.chart th, figure.chart caption')) {
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
-      if (!t.parentElement.checkVisibility()) continue;  // not drawn (e.g. a caption's print wording on screen)
-      for (let i = t.data.indexOf('√'); i >= 0 && i + 1 < t.data.length; i = t.data.indexOf('√', i + 1)) {
-        const r = document.createRange();
-        r.setStart(t, i); r.setEnd(t, i + 1); const root = r.getBoundingClientRect();
-        r.setStart(t, i + 1); r.setEnd(t, i + 2); const arg = r.getBoundingClientRect();
-        out.push({text: t.data.slice(Math.max(0, i - 10), i + 4), root: root.left, arg: arg.left});
-      }
-    }
-  }
-  return out;
-}"""
-
-
+# ── Defect 2: formula fragments in Persian HTML text (their order on the page: test_browser_desktop.py) ──
 def test_isolate_formulas_wraps_fragments_not_words():
     from course_build.bidi import isolate_formulas
     out = isolate_formulas("بدون تقسیم بر √d (d = ۳۲) و nn.MultiheadAttention، نه receptive field.")
@@ -308,32 +290,6 @@ def test_offline_note_links_to_the_online_page():
         assert note.startswith("(") and note.endswith(")")
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_no_space_before_a_comma(shared_page, lang):
-    """«Conv1d ،»: no space (nor a code box's padding) before a comma or semicolon."""
-    for page in LESSON_PAGES:
-        p = shared(shared_page, lang, page)
-        text = p.evaluate("document.querySelector('.md-typeset').innerText")
-        assert not re.search(r"\S[ \u00a0][،؛,;]", text), re.findall(r".{12}[ \u00a0][،؛,;].{5}", text)[:5]
-        gaps = p.evaluate("""() => [...document.querySelectorAll('.md-typeset code + .after-code')].map(s => {
-            const c = s.previousElementSibling.getBoundingClientRect(), r = s.getBoundingClientRect();
-            return Math.min(Math.abs(r.left - c.right), Math.abs(c.left - r.right)); })""")
-        assert all(g < 2.5 for g in gaps), f"{lang}/{page}: comma set apart from its code by {gaps} px"
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_root_sign_stays_before_its_argument_in_captions_and_headers(shared_page, lang):
-    """√d in a figure caption or a data-table header reads √d, not d√ (the data tables opened)."""
-    found = []
-    for page in ("index", *LESSON_PAGES):
-        p = shared(shared_page, lang, page)
-        p.evaluate(OPEN_DETAILS)
-        found += [(page, f) for f in p.evaluate(ORDER)]
-    assert len(found) >= 3, f"{lang}: expected √ in several captions and headers, found {found}"
-    wrong = [(page, f["text"]) for page, f in found if not f["root"] < f["arg"]]
-    assert not wrong, f"{lang}: the root sign is drawn after its argument in {wrong}"
-
-
 def test_ukrainian_search_count_reads_right(context, base_url):
     """Material's «Знайдено 2 збігів» is wrong Ukrainian; the count now follows a colon."""
     p = open_page(context, base_url, "uk", "index")
@@ -347,65 +303,8 @@ def test_ukrainian_search_count_reads_right(context, base_url):
     p.close()
 
 
-# ── Ukrainian decimal comma wherever a reader sees a number ─────────────────────────────────────
+# ── Ukrainian decimal comma wherever a reader sees a number (on the pages: test_browser_desktop.py) ──
 POINT_DECIMAL = re.compile(r"(?<![\w./])\d+\.\d+(?![\w.])")   # 0.77 — but not versions (2.14.1), names (glibc2.36) or arXiv ids in links (abs/1409.0473)
-VISIBLE_TEXT = """() => {
-  const skip = 'pre, code, .katex, .math, script, style, svg';
-  const walker = document.createTreeWalker(document.querySelector('.md-content'), NodeFilter.SHOW_TEXT);
-  const out = [];
-  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
-    const el = t.parentElement;
-    if (el && !el.closest(skip) && el.checkVisibility()) out.push(t.data);
-  }
-  return out.join(' ');
-}"""
-# the text of SVG charts and readouts, and of canvas charts from their scenegraph (what the canvas shows)
-CHART_TEXT = """() => {
-  const out = [...document.querySelectorAll('.chart-view svg.marks text, output.chart-readout')].map(t => t.textContent);
-  const walk = node => { if (!node || !node.items) return;
-    if (node.marktype === 'text') node.items.forEach(it => out.push(Array.isArray(it.text) ? it.text.join(' ') : String(it.text ?? '')));
-    node.items.forEach(walk); };
-  for (const el of document.querySelectorAll('.chart-view')) {
-    const res = window.courseCharts.views.get(el);
-    if (res && el.querySelector('canvas.marks')) walk(res.view.scenegraph().root);
-  }
-  return out.join(' | ');
-}"""
-
-
-@pytest.mark.parametrize("page", pages())
-def test_ukrainian_pages_write_a_decimal_comma(shared_page, page):
-    """Text, tables, chart axes and labels, and readouts (also after moving every slider) show
-    «0,77», never «0.77»; code and formulas keep the point."""
-    p = shared(shared_page, "uk", page)
-    p.evaluate(OPEN_DETAILS)
-    text = p.evaluate(VISIBLE_TEXT)
-    charts = p.evaluate(CHART_TEXT)
-    for i in range(sliders(p).count()):
-        s = sliders(p).nth(i)
-        s.scroll_into_view_if_needed()
-        box = s.bounding_box()
-        p.mouse.click(box["x"] + box["width"] * 0.37, box["y"] + box["height"] / 2)
-        charts += " | " + p.evaluate(CHART_TEXT)
-    assert not POINT_DECIMAL.findall(text), f"uk/{page}: {POINT_DECIMAL.findall(text)[:8]}"
-    assert not POINT_DECIMAL.findall(charts), f"uk/{page} charts: {POINT_DECIMAL.findall(charts)[:8]}"
-
-
-@pytest.mark.parametrize("chapter", [c for c in course.lessons() if {c, *course.sections(c)} & set(CHART_PAGES)])
-def test_ukrainian_chapters_show_decimal_commas(shared_page, chapter):
-    """A chapter with charts shows decimal numbers, with a comma, in its text and in its charts (since the
-    split into short section pages, one page may show only whole numbers, e.g. a mask of 0 and 1: the
-    claim holds for the chapter). Runs after the test above, on the pages it opened."""
-    chapter_pages = [chapter, *course.sections(chapter)]
-    texts, charts = [], []
-    for page in chapter_pages:
-        p = shared(shared_page, "uk", page)
-        p.evaluate(OPEN_DETAILS)
-        texts.append(p.evaluate(VISIBLE_TEXT))
-        if page in CHART_PAGES:
-            charts.append(p.evaluate(CHART_TEXT))
-    assert any(re.search(r"\d,\d", x) for x in texts), f"uk/{chapter}: no page of the chapter shows a decimal comma"
-    assert any(re.search(r"\d,\d", x) for x in charts), f"uk/{chapter}: no chart of the chapter shows a decimal comma"
 
 
 def test_ukrainian_static_charts_write_a_decimal_comma():
