@@ -106,6 +106,7 @@ def test_no_space_before_a_comma(shared_page, base_url, lang, page):
 def test_a_numbers_source_note_stays_whole_on_the_screen(shared_page, base_url, lang, page):
     """tests/source_notes.py: the farthest number's note, on focus and on hover, whole on a 1280 px screen and
     inside the text column (read before anything below scrolls the page or opens its tables)."""
+    SEEN["notes"][lang, page] = "failed"   # until the check passes: the check at the end then points here
     SEEN["notes"][lang, page] = farthest_note_stays_whole(load(shared_page, base_url, lang, page), lang, page)
 
 
@@ -129,9 +130,15 @@ BUILD_NEAR = f"""async () => {{
   const frame = {NEXT_FRAME};
   for (const e of document.querySelectorAll('[data-widget], .exercise')) {{
     e.scrollIntoView({{block: 'center'}}); await frame(); await frame(); }}
-  for (const until = Date.now() + 20000; Date.now() < until; await frame())
-    if (![...document.querySelectorAll('[data-widget]')].some(w => !w.dataset.ready && !w.dataset.failed)) break;
+  const waiting = () => [...document.querySelectorAll('[data-widget]')].filter(w => !w.dataset.ready)
+    .map(w => w.dataset.widget + (w.dataset.failed ? ': ' + w.dataset.failed : ' not ready after 20 s'));
+  for (const until = Date.now() + 20000; Date.now() < until && waiting().some(w => !w.includes(': ')); ) await frame();
   scrollTo(0, 0); await frame();
+  // what the scroll set moving (the header's title swapping back, the contents' highlight) has ended: axe would
+  // read a colour halfway
+  await Promise.race([Promise.all(document.getAnimations().map(a => a.finished.catch(() => null))),
+                      new Promise(r => setTimeout(r, 3000))]);
+  return waiting();
 }}"""
 
 @pytest.mark.parametrize("scheme", ["default", "slate"])
@@ -143,7 +150,9 @@ def test_axe_finds_no_violation(shared_page, base_url, lang, page, scheme):
     by test_palette), so the other rules would check the same page twice (they were 40 % of this test's time)."""
     assert AXE.exists(), "build/axe.min.js is copied by `make assets` from the pinned axe-core"
     p = load(shared_page, base_url, lang, page)
-    p.evaluate(BUILD_NEAR)
+    if scheme == "default":   # first: the dark palette's pass reads the same built page
+        unbuilt = p.evaluate(BUILD_NEAR)
+        assert not unbuilt and not p.errors, f"{lang}/{page}: not built for axe to read: {unbuilt} {p.errors}"
     switch_to(p, scheme)
     assert p.evaluate("document.body.getAttribute('data-md-color-scheme')") == scheme
     if not p.evaluate("'axe' in window"):
@@ -287,6 +296,8 @@ def test_some_source_note_was_placed_away_from_the_edge(browser):
     from its number's start would have passed the text column's edge (the placement was put to the test)."""
     for lang in LANGS:
         seen = {page: v for (lg, page), v in SEEN["notes"].items() if lg == lang}
+        if "failed" in seen.values():
+            pytest.skip(f"{lang}: a page's source note failed its check (above)")
         assert len(seen) == len(LESSON_PAGES), f"{lang}: run the whole module ({len(seen)} pages read)"
         assert any(v is not None for v in seen.values()), f"{lang}: no chapter page shows a computed number"
         assert any(seen.values()), f"{lang} on a desktop: no number's note would pass the edge: the placement went unchecked"
