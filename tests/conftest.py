@@ -70,6 +70,10 @@ def pages() -> list[str]:
 # Scrolled to, as a reader reaches it, and two frames given: what is put in the page as it nears the viewport
 # (a chart, an exercise's form) arrives in the rendering steps after the scroll. `locator.evaluate(SCROLL_NEAR)`.
 SCROLL_NEAR = f"async e => {{ const frame = {NEXT_FRAME}; e.scrollIntoView({{block: 'center'}}); await frame(); await frame(); }}"
+# axe-core, copied from the pinned npm package by `make assets`; and a style that ends every colour transition at once
+# (axe would read a colour halfway between two palettes)
+AXE = ROOT / "build" / "axe.min.js"
+NO_TRANSITIONS = "*, ::before, ::after { transition: none !important; }"
 # every data table and other disclosure of the text opened (a chart's own menu left closed)
 OPEN_DETAILS = """() => document.querySelectorAll('.md-typeset details').forEach(d => {
   if (!d.closest('.vega-embed')) d.open = true; })"""

@@ -4,9 +4,13 @@ far end of its line (the right in Ukrainian, the left in Persian), where a note 
 past the screen's edge on a phone (and, on a desktop, past the text column, which clips it). Read from the pixels:
 a band through the note, the screen with the note against the screen without it.
 The check runs on the pages the phone and the desktop walks open (tests/test_browser_phone.py,
-tests/test_browser_desktop.py): `farthest_note_stays_whole(p, lang, page)`."""
+tests/test_browser_desktop.py): `check_note(notes, p, lang, page)` on each page, `assert_placement_was_tested(notes)`
+at the end of the walk."""
 from io import BytesIO
 
+import pytest
+
+from conftest import LANGS, LESSON_PAGES
 from tools.browser import NEXT_FRAME
 
 # The shown number (outside tables, which set their notes apart) nearest the far end of its line, given an id.
@@ -105,3 +109,25 @@ def farthest_note_stays_whole(p, lang: str, page: str):
             f"{lang}/{page}: on {how}, the note of {number.inner_text()!r} is drawn over x = {left}..{right} " \
             f"of the screen's 0..{width}, {right - left} px of its {note['width']:.0f}: not whole on the screen"
     return note["would_pass"]
+
+
+FAILED = "failed"
+
+
+def check_note(notes: dict, p, lang: str, page: str) -> None:
+    """farthest_note_stays_whole on one page of a walk, its answer kept in `notes` (FAILED until the check passes,
+    so that the end-of-walk check points at the page's own failure)."""
+    notes[lang, page] = FAILED
+    notes[lang, page] = farthest_note_stays_whole(p, lang, page)
+
+
+def assert_placement_was_tested(notes: dict) -> None:
+    """No blind pass: in every language some chapter page shows a computed number, and on some page a note hung
+    from its number's start would have passed the edge (the placement was put to the test)."""
+    for lang in LANGS:
+        seen = {page: v for (lg, page), v in notes.items() if lg == lang}
+        if FAILED in seen.values():
+            pytest.skip(f"{lang}: a page's source note failed its check (above)")
+        assert len(seen) == len(LESSON_PAGES), f"{lang}: run the whole module ({len(seen)} pages read)"
+        assert any(v is not None for v in seen.values()), f"{lang}: no chapter page shows a computed number"
+        assert any(seen.values()), f"{lang}: no number's note would pass the edge: the placement went unchecked"

@@ -14,13 +14,12 @@ import re
 
 import pytest
 
-from conftest import (CHART_PAGES, LANGS, LESSON_PAGES, MODEL_NAMES, OPEN_DETAILS, pages, palette, palette_context,
-                      ROOT, SCROLL_NEAR, SLIDER_PAGES, switch_palette)
+from conftest import (AXE, CHART_PAGES, LANGS, LESSON_PAGES, MODEL_NAMES, NO_TRANSITIONS, OPEN_DETAILS, pages, palette,
+                      palette_context, SCROLL_NEAR, SLIDER_PAGES, switch_palette)
 from scripts.common import course, numfmt
-from source_notes import farthest_note_stays_whole
+from source_notes import assert_placement_was_tested, check_note
 from tools.browser import CHARTS_DRAWN, NEXT_FRAME
 
-AXE = ROOT / "build" / "axe.min.js"
 PERSIAN = re.compile(r"[\u0600-\u06ff]")
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 
@@ -100,14 +99,12 @@ def test_no_space_before_a_comma(shared_page, base_url, lang, page):
     assert all(g < 2.5 for g in gaps), f"{lang}/{page}: comma set apart from its code by {gaps} px"
 
 
-
 @pytest.mark.parametrize("lang", LANGS, scope="module")
 @pytest.mark.parametrize("page", LESSON_PAGES, scope="module")
 def test_a_numbers_source_note_stays_whole_on_the_screen(shared_page, base_url, lang, page):
     """tests/source_notes.py: the farthest number's note, on focus and on hover, whole on a 1280 px screen and
     inside the text column (read before anything below scrolls the page or opens its tables)."""
-    SEEN["notes"][lang, page] = "failed"   # until the check passes: the check at the end then points here
-    SEEN["notes"][lang, page] = farthest_note_stays_whole(load(shared_page, base_url, lang, page), lang, page)
+    check_note(SEEN["notes"], load(shared_page, base_url, lang, page), lang, page)
 
 
 def switch_to(p, scheme: str) -> None:
@@ -117,7 +114,7 @@ def switch_to(p, scheme: str) -> None:
         return
     # the colours as they end: a block not yet laid out (content-visibility) starts its links' colour transition
     # only when axe reads it, which then measured a colour halfway between the palettes
-    p.add_style_tag(content="*, ::before, ::after { transition: none !important; }")
+    p.add_style_tag(content=NO_TRANSITIONS)
     switch_palette(p)
     p.evaluate(palette("default"))  # the toggle's stored choice undone: the next page opens light
 
@@ -140,6 +137,7 @@ BUILD_NEAR = f"""async () => {{
                       new Promise(r => setTimeout(r, 3000))]);
   return waiting();
 }}"""
+
 
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 @pytest.mark.parametrize("lang", LANGS, scope="module")
@@ -292,15 +290,7 @@ def test_slider_operable_with_keyboard(shared_page, base_url, lang, page):
 
 # ── What holds for a language or a chapter, from what the page-by-page tests above recorded ─────
 def test_some_source_note_was_placed_away_from_the_edge(browser):
-    """No blind pass: in every language some chapter page shows a computed number, and on some page a note hung
-    from its number's start would have passed the text column's edge (the placement was put to the test)."""
-    for lang in LANGS:
-        seen = {page: v for (lg, page), v in SEEN["notes"].items() if lg == lang}
-        if "failed" in seen.values():
-            pytest.skip(f"{lang}: a page's source note failed its check (above)")
-        assert len(seen) == len(LESSON_PAGES), f"{lang}: run the whole module ({len(seen)} pages read)"
-        assert any(v is not None for v in seen.values()), f"{lang}: no chapter page shows a computed number"
-        assert any(seen.values()), f"{lang} on a desktop: no number's note would pass the edge: the placement went unchecked"
+    assert_placement_was_tested(SEEN["notes"])
 
 
 def test_root_signs_are_read_in_several_captions_and_headers(browser):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import LANGS, assert_fits_the_screen, open_page
+from conftest import AXE, LANGS, NO_TRANSITIONS, assert_fits_the_screen, open_page, palette_context
 from tools.browser import NEXT_FRAME
 from scripts.common import weights
 from scripts.common.i18n import strings
@@ -147,15 +147,14 @@ def test_fits_a_390px_phone_and_draws_by_touch(browser, base_url, lang):
 def test_the_tools_read_clearly_pressed_and_not_in_both_palettes(browser, base_url, scheme):
     """axe's colour-contrast rule on the tools, the eraser pressed and the clear button not (Material's accent under
     the pressed eraser read 4.3 : 1, its primary colour on the dark palette 2.3 : 1 under the others)."""
-    from conftest import palette_context
     ctx = palette_context(browser, base_url, scheme)
     p = open_page(ctx, base_url, LANGS[0], PAGE, charts=False)
     ready(p)
     p.locator(f"{WIDGET} .ds-eraser").click()
     p.mouse.move(1, 1)   # the pressed look, not the hover's
     assert p.locator(f"{WIDGET} .ds-eraser").get_attribute("aria-pressed") == "true"
-    p.add_style_tag(content="*, ::before, ::after { transition: none !important; }")
-    p.add_script_tag(path=str(ROOT / "build" / "axe.min.js"))
+    p.add_style_tag(content=NO_TRANSITIONS)
+    p.add_script_tag(path=str(AXE))
     bad = p.evaluate("""async () => (await axe.run(document.querySelector('%s .ds-tools'),
         {runOnly: {type: 'rule', values: ['color-contrast']}})).violations.flatMap(v => v.nodes.map(n => n.target.join(' ')))""" % WIDGET)
     assert not bad, f"{scheme}: too little contrast in {bad}"

@@ -16,7 +16,7 @@ import pytest
 from conftest import CHART_PAGES, EXERCISE_PAGES, LANGS, LESSON_PAGES, NEXT_FRAME, OPEN_DETAILS, pages
 from scripts.common import course
 from scripts.common.i18n import strings
-from source_notes import farthest_note_stays_whole
+from source_notes import assert_placement_was_tested, check_note
 
 SHARED_PAGES = 1
 WIDTH = 390
@@ -90,8 +90,7 @@ NOTES = {}
 @pytest.mark.parametrize("page", LESSON_PAGES, scope="module")
 def test_a_numbers_source_note_stays_whole_on_the_screen(shared_page, lang, page):
     """The farthest number's note, on focus and on hover, whole on a 390 px screen."""
-    NOTES[lang, page] = "failed"   # until the check passes: the check at the end then points here
-    NOTES[lang, page] = farthest_note_stays_whole(shared_page(lang, page), lang, page)
+    check_note(NOTES, shared_page(lang, page), lang, page)
 
 
 # ── Targets a finger can hit ────────────────────────────────────────────────────────────────────
@@ -190,12 +189,4 @@ def test_nothing_is_wider_than_a_phone(shared_page, lang, page):
 
 
 def test_some_source_note_was_placed_away_from_the_edge(browser):
-    """No blind pass: in every language some chapter page shows a computed number, and on some page a note hung
-    from its number's start would have passed the screen's edge (the placement was put to the test)."""
-    for lang in LANGS:
-        seen = {page: v for (lg, page), v in NOTES.items() if lg == lang}
-        if "failed" in seen.values():
-            pytest.skip(f"{lang}: a page's source note failed its check (above)")
-        assert len(seen) == len(LESSON_PAGES), f"{lang}: run the whole module ({len(seen)} pages read)"
-        assert any(v is not None for v in seen.values()), f"{lang}: no chapter page shows a computed number"
-        assert any(seen.values()), f"{lang} on a phone: no number's note would pass the edge: the placement went unchecked"
+    assert_placement_was_tested(NOTES)
